@@ -1,0 +1,1 @@
+"""The ``tileir`` command line (``python -m tileir`` or the ``tileir`` script)."""

@@ -1,0 +1,73 @@
+"""Dispatch of ``tileir COMMAND ...`` to the module that implements the command.
+
+Each command lives in its own module under ``tileir.cli`` and provides
+``add_arguments(parser)`` and ``run(args) -> int``; modules are imported only
+when their command runs, so a missing optional dependency of one command never
+breaks another.  Every :class:`tileir.errors.TileIRError` becomes one clear
+line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional, Sequence
+
+from tileir.errors import TileIRError
+
+#: command -> (module under tileir.cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list": ("tileir.cli.kernels_cmd", "list the registered kernels, one a line"),
+    "render": ("tileir.cli.kernels_cmd", "print a kernel's cuda_tile text"),
+    "main": ("tileir.cli.kernels_cmd",
+             "record, render, encode and run every bundled kernel on the fake device"),
+    "encode": ("tileir.cli.bytecode_cmd", "write a kernel's bytecode"),
+    "disasm": ("tileir.cli.bytecode_cmd", "print bytecode as text with tileir's decoder"),
+    "asm": ("tileir.cli.bytecode_cmd", "assemble a kernel into a cubin with tileiras"),
+    "golden": ("tileir.cli.golden_cmd", "check or update the pinned golden text and bytecode"),
+    "gates": ("tileir.cli.gates_cmd", "run a gate (text, asm, fake, device) over the goldens"),
+    "run": ("tileir.cli.run_cmd", "run a kernel on the fake device and give a verdict"),
+    "coverage": ("tileir.cli.coverage_cmd", "show which ops, types and attributes are covered"),
+    "trace": ("tileir.cli.debug_cmd", "trace a kernel's ops on the fake device"),
+    "explain": ("tileir.cli.debug_cmd", "write a page pairing source lines with Tile IR"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tileir", description="Record, render, encode, assemble and run Tile IR kernels.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        sp.set_defaults(_module=module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue  # the command says what is missing when it is run
+        module.add_arguments(name, sp)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        module = importlib.import_module(args._module)
+        return int(module.run(args.command, args) or 0)
+    except TileIRError as err:
+        print(str(err), file=sys.stderr)
+        return 1
+    except (KeyError, ValueError, OSError) as err:
+        message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        print(f"tileir {args.command}: {message}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

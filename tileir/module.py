@@ -1,0 +1,248 @@
+"""The Module: ``cuda_tile`` ops exactly as the dialect has them.
+
+A Module is what every producer is turned into and every consumer reads: the
+lowering writes one, the decoder reads any producer's bytecode into one, and
+render, encode and the fake device's interpreter take one.  It is immutable
+(frozen attrs values, tuples and pyrsistent maps) and structural: two Modules
+with the same ops, value ids, types and attributes are equal and hash equal.
+Source locations ride along but take no part in equality.
+
+SSA values are :class:`Value` (an explicit integer id and a type).  Ids are
+unique inside one function; a function's parameters take ``0 .. P-1``.
+
+>>> from tileir.types import TileType, F32
+>>> x = Value(0, TileType((4,), F32))
+>>> y = Value(1, TileType((4,), F32))
+>>> op = Op("addf", (x, x), (y,))
+>>> op.result.type
+tile<4xf32>
+>>> op == Op("addf", (x, x), (y,), loc=Loc("k.py", 3, 1))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from attrs import field, frozen
+import pyrsistent
+from pyrsistent import PMap
+
+from tileir.types import Format, FunctionType, TileType, Type
+
+__all__ = [
+    "Value", "Loc", "Op", "Block", "Function", "Global", "Module", "Dense", "Scalar", "DivBy",
+    "SameElements", "Bounded", "Hints", "freeze_attrs", "walk",
+]
+
+
+@frozen(repr=False)
+class Value:
+    """An SSA value: an id unique in its function, and its type."""
+
+    id: int
+    type: Type
+
+    def __repr__(self) -> str:
+        return f"%{self.id}: {self.type}"
+
+
+@frozen
+class Loc:
+    """A source location: the user's file, line and column (1-based), and the function name."""
+
+    file: str
+    line: int
+    column: int = 1
+    function: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def freeze_attrs(value: Any) -> PMap:
+    """Attributes as an immutable map (accepts a dict, a PMap or None)."""
+    if value is None:
+        return pyrsistent.pmap()
+    if isinstance(value, PMap):
+        return value
+    return pyrsistent.pmap(dict(value))
+
+
+def _tuple(value) -> tuple:
+    return tuple(value)
+
+
+@frozen(repr=False, cache_hash=True)
+class Block:
+    """A block: its arguments and its ops (the last one a terminator where the dialect says)."""
+
+    args: tuple = field(converter=_tuple, default=())
+    ops: tuple = field(converter=_tuple, default=())
+
+    def __repr__(self) -> str:
+        return f"Block(args={list(self.args)}, ops={len(self.ops)})"
+
+
+@frozen(repr=False, cache_hash=True)
+class Op:
+    """One operation: ``name`` is the dialect mnemonic (``"addf"``, ``"load_view_tko"``).
+
+    ``operands`` are flat; ``segments`` gives the size of each declared operand
+    group when the op has variadic or optional groups (see ``signatures``).
+    ``regions`` holds one :class:`Block` per region (``for`` has one, ``if`` two).
+    """
+
+    name: str
+    operands: tuple = field(converter=_tuple, default=())
+    results: tuple = field(converter=_tuple, default=())
+    attrs: PMap = field(converter=freeze_attrs, factory=pyrsistent.pmap)
+    regions: tuple = field(converter=_tuple, default=())
+    segments: Optional[tuple] = field(
+        default=None, converter=lambda s: None if s is None else tuple(s))
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+    @property
+    def result(self) -> Value:
+        """The only result (an error for an op with several or none)."""
+        if len(self.results) != 1:
+            raise ValueError(f"op `{self.name}` has {len(self.results)} results, not one")
+        return self.results[0]
+
+    def __repr__(self) -> str:
+        res = ", ".join(f"%{v.id}" for v in self.results)
+        ops = ", ".join(f"%{v.id}" for v in self.operands)
+        return f"Op({res + ' = ' if res else ''}{self.name} {ops})"
+
+
+@frozen(repr=False, cache_hash=True)
+class Function:
+    """An entry function.  ``params`` are values ``0 .. P-1``; ``body`` ends in ``return``."""
+
+    name: str
+    params: tuple = field(converter=_tuple)
+    body: Block
+    hints: Optional["Hints"] = None
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+    @property
+    def type(self) -> FunctionType:
+        return FunctionType(tuple(p.type for p in self.params), ())
+
+    def __repr__(self) -> str:
+        return f"Function({self.name}, {len(self.params)} params, {len(self.body.ops)} ops)"
+
+
+@frozen
+class Global:
+    """A module-level constant array: ``global @name`` (rank-1 tile of ``value``)."""
+
+    name: str
+    value: "Dense"
+    alignment: int = 16
+    constant: bool = True
+    visibility: str = "public"
+
+
+@frozen
+class Module:
+    """A ``cuda_tile`` module: its entry functions and globals."""
+
+    functions: tuple = field(converter=_tuple)
+    globals: tuple = field(converter=_tuple, default=())
+    producer: Optional[str] = None
+    name: str = "kernels"
+
+    def function(self, name: str) -> Function:
+        for f in self.functions:
+            if f.name == name:
+                return f
+        names = ", ".join(f.name for f in self.functions)
+        raise KeyError(f"module has no entry `{name}` (it has {names or 'none'})")
+
+
+# ----------------------------------------------------------------------------- attributes
+
+
+@frozen(repr=False)
+class Dense:
+    """Dense elements of a tile type: raw bytes in MLIR's layout (row-major, little-endian,
+    ceil(bits/8) bytes per element, i1 bit-packed unless splat).  One element is a splat."""
+
+    type: TileType
+    data: bytes
+
+    def __repr__(self) -> str:
+        return f"Dense({self.type}, {self.data.hex()})"
+
+
+@frozen(repr=False)
+class Scalar:
+    """A typed scalar attribute (``0.0 : f32``, ``-Infinity : f64``, ``3 : i32``).
+
+    ``bits`` is the value's bit pattern in its format (so ``-0.0`` and ``0.0``
+    differ, and every NaN payload is kept): floats compare by their bits.
+    """
+
+    format: Format
+    bits: int
+
+    def __repr__(self) -> str:
+        return f"Scalar({self.format}, {self.bits:#x})"
+
+    @staticmethod
+    def of(fmt: Format, value) -> "Scalar":
+        """The scalar of ``value`` in ``fmt`` (a Python number)."""
+        from tileir.numerics import scalar_bits
+
+        return Scalar(fmt, scalar_bits(fmt, value))
+
+    def value(self):
+        """The Python number this scalar holds."""
+        from tileir.numerics import scalar_value
+
+        return scalar_value(self.format, self.bits)
+
+
+@frozen
+class DivBy:
+    """``div_by<D[, every E along A]>``: an assume predicate."""
+
+    divisor: int
+    every: Optional[int] = None
+    along: Optional[int] = None
+
+
+@frozen
+class SameElements:
+    """``same_elements<[...]>``: an assume predicate."""
+
+    values: tuple = field(converter=_tuple)
+
+
+@frozen
+class Bounded:
+    """``bounded<lb, ub>`` (``None`` for ``?``): an assume predicate."""
+
+    lower: Optional[int] = None
+    upper: Optional[int] = None
+
+
+@frozen
+class Hints:
+    """``optimization_hints=<arch = {key = value, ...}, ...>``.
+
+    ``by_arch`` is a tuple of ``(arch, ((key, value), ...))`` in order; values
+    are ints or bools (``allow_tma``).
+    """
+
+    by_arch: tuple = field(converter=lambda v: tuple((a, tuple(d)) for a, d in v))
+
+
+def walk(block: Block):
+    """Every op in ``block`` and its regions, in pre-order (the order bytecode writes them)."""
+    for op in block.ops:
+        yield op
+        for region in op.regions:
+            yield from walk(region)
+

@@ -1,0 +1,165 @@
+"""Bit patterns of scalars and dense constants in the dialect's formats.
+
+Constants are stored as bits (a :class:`~tileir.module.Scalar`) or as MLIR
+dense bytes (a :class:`~tileir.module.Dense`), never as Python floats, so that
+``-0.0``, NaN payloads and narrow formats survive every round trip.
+
+>>> from tileir.types import F32, BF16, TileType
+>>> hex(scalar_bits(F32, 1.0))
+'0x3f800000'
+>>> scalar_value(BF16, scalar_bits(BF16, -2.5))
+-2.5
+>>> d = dense_of(TileType((2,), F32), [1.0, 2.0])
+>>> dense_array(d).tolist()
+[1.0, 2.0]
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tileir.formats import numpy_dtype
+from tileir.module import Dense
+from tileir.types import Format, PointerType, TileType
+
+__all__ = ["scalar_bits", "scalar_value", "dense_of", "dense_array", "dense_splat_value",
+           "element_bytes", "tf32_round"]
+
+_UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def element_bytes(fmt: Format) -> int:
+    """Bytes per element in a dense constant (tf32: 3, sub-byte formats: 1)."""
+    if fmt.name == "tf32":
+        return 3
+    return max(1, (fmt.bits + 7) // 8)
+
+
+def tf32_round(x: np.ndarray) -> np.ndarray:
+    """Round f32 values to tf32 (10 mantissa bits, nearest-even), kept in float32."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    lsb = (bits >> 13) & 1
+    rounded = (bits + 0xFFF + lsb) & ~np.uint64(0x1FFF)
+    finite = np.isfinite(np.asarray(x, dtype=np.float32))
+    out = np.where(finite, rounded, bits).astype(np.uint32)
+    return out.view(np.float32)
+
+
+def _fnv8_value(bits: int) -> float:
+    """fnv8E5M3FNU: unsigned, 5 exponent bits (bias 15), 3 mantissa bits; 0xFF is NaN."""
+    if bits == 0xFF:
+        return math.nan
+    exp, man = bits >> 3, bits & 7
+    if exp == 0:
+        return man / 8 * 2.0 ** -14
+    return (1 + man / 8) * 2.0 ** (exp - 15)
+
+
+def scalar_bits(fmt: Format, value) -> int:
+    """The bit pattern of ``value`` in ``fmt`` (ints are masked to the width)."""
+    if fmt.is_int:
+        return int(value) & ((1 << fmt.bits) - 1)
+    if fmt.name == "fnv8E5M3FNU":
+        table = [_fnv8_value(b) for b in range(256)]
+        v = float(value)
+        if math.isnan(v):
+            return 0xFF
+        return min(range(255), key=lambda b: abs(table[b] - v))
+    arr = np.array([value], dtype=np.float64).astype(numpy_dtype(fmt))
+    if fmt.name == "tf32":
+        arr = tf32_round(arr)
+    raw = arr.tobytes()
+    return int.from_bytes(raw, "little")
+
+
+def scalar_value(fmt: Format, bits: int):
+    """The Python number (int or float) whose pattern is ``bits`` in ``fmt``."""
+    if fmt.is_int:
+        if fmt.name == "i1":
+            return bits & 1
+        sign = 1 << (fmt.bits - 1)
+        bits &= (1 << fmt.bits) - 1
+        return bits - (1 << fmt.bits) if bits & sign else bits
+    if fmt.name == "fnv8E5M3FNU":
+        return _fnv8_value(bits)
+    dt = numpy_dtype(fmt)
+    raw = int(bits).to_bytes(dt.itemsize, "little")
+    return float(np.frombuffer(raw, dtype=dt)[0])
+
+
+def _host_elements(fmt: Format, values) -> np.ndarray:
+    if fmt.name == "fnv8E5M3FNU":
+        flat = np.asarray(values, dtype=np.float64).ravel()
+        return np.array([scalar_bits(fmt, v) for v in flat], dtype=np.uint8)
+    arr = np.asarray(values).astype(numpy_dtype(fmt)).ravel()
+    if fmt.name == "tf32":
+        arr = tf32_round(arr)
+    return arr
+
+
+def dense_of(tile_type: TileType, values) -> Dense:
+    """A dense constant of ``tile_type`` from a scalar (a splat) or an array of its shape."""
+    fmt = tile_type.element
+    if isinstance(fmt, PointerType):
+        raise ValueError("a constant holds numbers, not pointers")
+    arr = np.asarray(values)
+    if arr.ndim and arr.shape != tuple(tile_type.shape):
+        raise ValueError(f"constant of shape {arr.shape} does not fit {tile_type}")
+    elems = _host_elements(fmt, arr)
+    if elems.size > 1 and np.all(elems.view(_UINT[elems.dtype.itemsize]) ==
+                                 elems.view(_UINT[elems.dtype.itemsize])[0]):
+        elems = elems[:1]  # every element alike: store the splat, as MLIR does
+    return Dense(tile_type, _pack(fmt, elems))
+
+
+def _pack(fmt: Format, elems: np.ndarray) -> bytes:
+    if fmt.name == "i1":
+        flags = elems.astype(bool)
+        if flags.size == 1:
+            return b"\xff" if flags[0] else b"\x00"
+        return np.packbits(flags, bitorder="little").tobytes()
+    if fmt.name == "tf32":
+        words = elems.view(np.uint32)
+        return b"".join(int(w >> 13).to_bytes(3, "little") for w in words)
+    raw = elems.view(_UINT[elems.dtype.itemsize]).astype(_UINT[element_bytes(fmt)])
+    return raw.astype(raw.dtype.newbyteorder("<")).tobytes()
+
+
+def dense_array(dense: Dense) -> np.ndarray:
+    """The constant as a host array of its tile's shape (splats broadcast)."""
+    fmt = dense.type.element
+    shape = tuple(dense.type.shape)
+    count = dense.type.size
+    dt = numpy_dtype(fmt)
+    if fmt.name == "i1":
+        # MLIR's i1 splat is the one byte 0x00 or 0xFF; a packed non-splat byte is neither
+        if len(dense.data) == 1 and dense.data[0] in (0x00, 0xFF):
+            flat = np.full(count, dense.data[0] != 0, dtype=bool)
+        else:
+            bits = np.unpackbits(np.frombuffer(dense.data, np.uint8), bitorder="little")
+            flat = bits[:count].astype(bool)
+        return flat.reshape(shape)
+    width = element_bytes(fmt)
+    n = len(dense.data) // width
+    if fmt.name == "tf32":
+        words = [int.from_bytes(dense.data[i * 3:i * 3 + 3], "little") << 13 for i in range(n)]
+        flat = np.array(words, dtype=np.uint32).view(np.float32)
+    else:
+        raw = np.frombuffer(dense.data, dtype=np.dtype(_UINT[width]).newbyteorder("<"))
+        flat = raw.astype(_UINT[dt.itemsize]).view(dt)
+    if n == 1:
+        return np.full(shape, flat[0], dtype=flat.dtype)
+    return flat.reshape(shape)
+
+
+def dense_splat_value(dense: Dense):
+    """The one value of a splat constant, else ``None``."""
+    if dense.type.size != 1 and len(dense.data) != element_bytes(dense.type.element):
+        return None
+    if dense.type.element.name == "i1":
+        if len(dense.data) != 1 or dense.data[0] not in (0x00, 0xFF):
+            return None
+        return int(dense.data[0] != 0)
+    return scalar_value(dense.type.element, int.from_bytes(dense.data, "little"))

@@ -1,0 +1,302 @@
+"""Element formats and the types of the ``cuda_tile`` dialect.
+
+Every type is a frozen attrs value: equal types compare and hash equal, and a
+type prints itself in the syntax ``tileirdisasm`` 13.4.92 uses (``str(t)``).
+
+>>> F32
+Format('f32')
+>>> str(TileType((64, 32), F16))
+'tile<64x32xf16>'
+>>> str(TileType((), PointerType(F64)))
+'tile<ptr<f64>>'
+>>> str(TensorViewType(F64, (256,), (1,)))
+'tensor_view<256xf64, strides=[1]>'
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+import numpy as np
+
+__all__ = [
+    "Format", "FORMATS", "I1", "I4", "I8", "I16", "I32", "I64", "F16", "BF16", "F32", "TF32",
+    "F64", "F8E4M3FN", "F8E5M2", "F8E8M0FNU", "F4E2M1FN", "FNV8E5M3FNU", "format_named",
+    "PointerType", "TileType", "TensorViewType", "PartitionViewType", "StridedViewType",
+    "GatherScatterViewType", "TokenType", "TOKEN", "FunctionType", "Type", "ElementType",
+    "DYNAMIC", "PADDING_VALUES", "MAX_TILE_ELEMENTS",
+]
+
+#: A dynamic (``?``) dimension or stride of a tensor view.
+DYNAMIC: None = None
+
+#: The dialect's padding values, in their enum order.
+PADDING_VALUES = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")
+
+#: The most elements one tile may hold (CT:Verif).
+MAX_TILE_ELEMENTS = 1 << 24
+
+
+@attrs.frozen(repr=False)
+class Format:
+    """A numeric element format, by its dialect name (``f32``, ``bf16``, ``i8`` ...)."""
+
+    name: str
+
+    def __attrs_post_init__(self) -> None:
+        if self.name not in _FORMAT_FACTS:
+            known = ", ".join(_FORMAT_FACTS)
+            raise ValueError(f"unknown element format {self.name!r}; the dialect has {known}")
+
+    def __repr__(self) -> str:
+        return f"Format({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def bits(self) -> int:
+        """Storage width in bits (tf32 counts its 19 significant bits as 32 in memory)."""
+        return _FORMAT_FACTS[self.name][1]
+
+    @property
+    def is_float(self) -> bool:
+        return _FORMAT_FACTS[self.name][0] == "float"
+
+    @property
+    def is_int(self) -> bool:
+        return _FORMAT_FACTS[self.name][0] == "int"
+
+    @property
+    def since(self) -> tuple[int, int]:
+        """The first bytecode version that has this format."""
+        return _FORMAT_FACTS[self.name][2]
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes one element takes in a host buffer (sub-byte formats take one byte)."""
+        return max(1, self.bits // 8)
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        """The numpy (or ml_dtypes) dtype a host buffer of this format uses."""
+        from tileir.formats import numpy_dtype
+
+        return numpy_dtype(self)
+
+
+# name -> (kind, bits, since)
+_FORMAT_FACTS: dict[str, tuple[str, int, tuple[int, int]]] = {
+    "i1": ("int", 1, (13, 1)),
+    "i4": ("int", 4, (13, 3)),
+    "i8": ("int", 8, (13, 1)),
+    "i16": ("int", 16, (13, 1)),
+    "i32": ("int", 32, (13, 1)),
+    "i64": ("int", 64, (13, 1)),
+    "f16": ("float", 16, (13, 1)),
+    "bf16": ("float", 16, (13, 1)),
+    "f32": ("float", 32, (13, 1)),
+    "tf32": ("float", 32, (13, 1)),
+    "f64": ("float", 64, (13, 1)),
+    "f8E4M3FN": ("float", 8, (13, 1)),
+    "f8E5M2": ("float", 8, (13, 1)),
+    "f8E8M0FNU": ("float", 8, (13, 2)),
+    "f4E2M1FN": ("float", 4, (13, 3)),
+    "fnv8E5M3FNU": ("float", 8, (13, 4)),
+}
+
+I1, I4, I8, I16, I32, I64 = (Format(n) for n in ("i1", "i4", "i8", "i16", "i32", "i64"))
+F16, BF16, F32, TF32, F64 = (Format(n) for n in ("f16", "bf16", "f32", "tf32", "f64"))
+F8E4M3FN, F8E5M2, F8E8M0FNU = Format("f8E4M3FN"), Format("f8E5M2"), Format("f8E8M0FNU")
+F4E2M1FN, FNV8E5M3FNU = Format("f4E2M1FN"), Format("fnv8E5M3FNU")
+
+#: Every element format, in a stable order.
+FORMATS: tuple[Format, ...] = tuple(Format(n) for n in _FORMAT_FACTS)
+
+
+def format_named(name: str) -> Format:
+    """The format spelled ``name`` (``"f32"``, ``"bf16"`` ...); a clear error otherwise."""
+    return Format(name)
+
+
+@attrs.frozen(repr=False)
+class PointerType:
+    """``ptr<T>``: a global-memory address of a ``T`` element."""
+
+    pointee: Format
+
+    def __str__(self) -> str:
+        return f"ptr<{self.pointee}>"
+
+    __repr__ = __str__
+
+
+ElementType = Union[Format, PointerType]
+
+
+def _shape_text(shape: tuple[Optional[int], ...]) -> str:
+    return "x".join("?" if d is None else str(d) for d in shape)
+
+
+def _tuple_of_ints(value) -> tuple:
+    return tuple(None if v is None else int(v) for v in value)
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class TileType:
+    """``tile<SHAPExT>``: a tile of ``element`` with a static ``shape`` (``()`` is rank 0)."""
+
+    shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    element: ElementType
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def with_shape(self, shape) -> "TileType":
+        return TileType(tuple(shape), self.element)
+
+    def with_element(self, element: ElementType) -> "TileType":
+        return TileType(self.shape, element)
+
+    def __str__(self) -> str:
+        if not self.shape:
+            return f"tile<{self.element}>"
+        return f"tile<{_shape_text(self.shape)}x{self.element}>"
+
+    __repr__ = __str__
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class TensorViewType:
+    """``tensor_view<SHAPExT, strides=[...]>``; ``None`` marks a dynamic (``?``) entry."""
+
+    element: Format
+    shape: tuple[Optional[int], ...] = attrs.field(converter=_tuple_of_ints)
+    strides: tuple[Optional[int], ...] = attrs.field(converter=_tuple_of_ints)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def __str__(self) -> str:
+        strides = ",".join("?" if s is None else str(s) for s in self.strides)
+        if self.shape:
+            return f"tensor_view<{_shape_text(self.shape)}x{self.element}, strides=[{strides}]>"
+        return f"tensor_view<{self.element}>"
+
+    __repr__ = __str__
+
+
+def _dim_map_text(dim_map: tuple[int, ...]) -> str:
+    if dim_map == tuple(range(len(dim_map))):
+        return ""
+    return f", dim_map=[{', '.join(map(str, dim_map))}]"
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class PartitionViewType:
+    """``partition_view<tile=(...), [padding_value = P,] tensor_view<...>[, dim_map=[...]]>``.
+
+    ``dim_map[i]`` is the tensor dimension that tile dimension ``i`` walks along.
+    ``padding`` is the value lanes past the extent read (``None``: unspecified).
+    """
+
+    tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    tensor_view: TensorViewType
+    dim_map: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    padding: Optional[str] = None
+
+    @property
+    def rank(self) -> int:
+        return len(self.tile_shape)
+
+    def __str__(self) -> str:
+        pad = f", padding_value = {self.padding}" if self.padding is not None else ""
+        return (f"partition_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
+                f"{_dim_map_text(self.dim_map)}>")
+
+    __repr__ = __str__
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class StridedViewType:
+    """``strided_view<tile=(...), traversal_strides=[...], [padding,] tensor_view<...>[, dim_map]>``."""
+
+    tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    traversal_strides: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    tensor_view: TensorViewType
+    dim_map: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    padding: Optional[str] = None
+
+    @property
+    def rank(self) -> int:
+        return len(self.tile_shape)
+
+    def __str__(self) -> str:
+        pad = f", padding_value = {self.padding}" if self.padding is not None else ""
+        strides = ", ".join(map(str, self.traversal_strides))
+        return (f"strided_view<tile=({_shape_text(self.tile_shape)}), traversal_strides=[{strides}]"
+                f"{pad}, {self.tensor_view}{_dim_map_text(self.dim_map)}>")
+
+    __repr__ = __str__
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class GatherScatterViewType:
+    """``gather_scatter_view<tile=(...), [padding,] tensor_view<...>, sparse_dim=D>``."""
+
+    tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    tensor_view: TensorViewType
+    sparse_dim: int
+    padding: Optional[str] = None
+
+    @property
+    def rank(self) -> int:
+        return len(self.tile_shape)
+
+    def __str__(self) -> str:
+        pad = f", padding_value = {self.padding}" if self.padding is not None else ""
+        return (f"gather_scatter_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
+                f", sparse_dim={self.sparse_dim}>")
+
+    __repr__ = __str__
+
+
+@attrs.frozen(repr=False)
+class TokenType:
+    """``token``: orders memory operations."""
+
+    def __str__(self) -> str:
+        return "token"
+
+    __repr__ = __str__
+
+
+TOKEN = TokenType()
+
+
+@attrs.frozen(repr=False)
+class FunctionType:
+    """A function signature (entries take inputs and return nothing)."""
+
+    inputs: tuple = attrs.field(converter=tuple)
+    results: tuple = attrs.field(converter=tuple, default=())
+
+    def __str__(self) -> str:
+        return f"({', '.join(map(str, self.inputs))}) -> ({', '.join(map(str, self.results))})"
+
+    __repr__ = __str__
+
+
+ViewType = Union[TensorViewType, PartitionViewType, StridedViewType, GatherScatterViewType]
+Type = Union[Format, PointerType, TileType, TensorViewType, PartitionViewType, StridedViewType,
+             GatherScatterViewType, TokenType, FunctionType]
