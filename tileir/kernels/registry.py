@@ -1,0 +1,105 @@
+"""The registry of bundled kernels: each with its host reference, inputs and tolerance.
+
+A :class:`KernelSpec` says how to record a kernel (``build``), how to make
+inputs for it (``inputs``), what the launch must produce (``reference``) and how
+close the device must come (``tolerance``: ``None`` means bit-exact).  The
+command line, the gates and the tests read this one table.
+
+A reference takes the argument list of a launch (numpy arrays for buffers,
+numbers for Scalars, in parameter order) and returns the argument list after
+it; the fake device's interpreter answers in the same shape, so the two are
+compared buffer by buffer.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+import numpy as np
+
+__all__ = ["KernelSpec", "Tolerance", "register", "get", "names", "specs", "REGISTRY"]
+
+
+@attrs.frozen
+class Tolerance:
+    """``|a - b| <= atol + rtol * |b|`` element-wise (NaN equals NaN)."""
+
+    rtol: float = 0.0
+    atol: float = 0.0
+
+    def __str__(self) -> str:
+        return f"rtol={self.rtol:g}, atol={self.atol:g}"
+
+
+@attrs.frozen
+class KernelSpec:
+    """A bundled kernel.
+
+    ``inputs(rng)`` answers ``(args, grid)``: the launch's arguments (fresh
+    numpy arrays and numbers) and its grid (``None`` when the cells give it).
+    """
+
+    name: str
+    build: Callable = attrs.field(eq=False)
+    reference: Callable = attrs.field(eq=False)
+    inputs: Callable = attrs.field(eq=False)
+    tolerance: Optional[Tolerance] = None
+    family: str = "chapter"
+    doc: str = ""
+
+    def kernel(self):
+        """The recorded kernel (recorded anew each call: recording is pure)."""
+        return self.build()
+
+
+#: name -> KernelSpec, in registration order.
+REGISTRY: dict[str, KernelSpec] = {}
+
+
+def register(spec: KernelSpec) -> KernelSpec:
+    """Add ``spec``; a second kernel of the same name is refused (no silent override)."""
+    if spec.name in REGISTRY:
+        raise ValueError(f"a kernel named {spec.name!r} is registered already")
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+#: The modules whose import registers the bundled kernels.
+BUNDLED_MODULES = ("tileir.kernels.chapter",)
+
+
+def _load_bundled() -> None:
+    import importlib
+
+    for module in BUNDLED_MODULES:
+        importlib.import_module(module)
+
+
+def get(name: str) -> KernelSpec:
+    """The spec registered under ``name``; a clear error naming the known ones otherwise."""
+    _load_bundled()
+    if name not in REGISTRY:
+        known = ", ".join(REGISTRY)
+        raise KeyError(f"no kernel named {name!r} is registered (known: {known})")
+    return REGISTRY[name]
+
+
+def names() -> list:
+    _load_bundled()
+    return list(REGISTRY)
+
+
+def specs() -> list:
+    _load_bundled()
+    return list(REGISTRY.values())
+
+
+def random_values(rng: np.random.Generator, n, dtype, low=-4.0, high=4.0) -> np.ndarray:
+    """Random values of a numpy dtype (floats uniform in [low, high), ints in a small range)."""
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        return rng.integers(int(low), int(high), size=n).astype(dt)
+    if dt == np.bool_:
+        return rng.integers(0, 2, size=n).astype(bool)
+    return rng.uniform(low, high, size=n).astype(np.float64).astype(dt)

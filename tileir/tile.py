@@ -1,0 +1,350 @@
+"""Tiles: frozen values of pure tile expressions.
+
+A :class:`Tile` is one node of a pure expression: an op name, its argument
+tiles, its attributes and its type.  Arithmetic on tiles builds new nodes and
+checks shapes and formats as it goes, so a wrong shape is refused on the line
+that wrote it.  Equal expressions are equal values (and hash alike), so the
+lowering gives them one SSA value.  Effects (memory, loops) are not tiles:
+they are instructions a kernel body yields (see :mod:`tileir.ops`).
+
+Op names are the dialect's where one op is meant (``addf``, ``exp``,
+``broadcast``, ``cmpi`` ...); a few are the recorder's own and lower to
+several dialect ops: ``var`` (a value an instruction made), ``param`` (a
+scalar parameter), ``block_id`` / ``num_blocks`` (one axis), ``reduce``
+(with a named combiner) and ``mma``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Sequence, Union
+
+from attrs import field, frozen
+
+from tileir.broadcast import RuleError, normalize_dim, widen_shapes
+from tileir.errors import RecordingError
+from tileir.module import Dense, Loc, freeze_attrs
+from tileir.numerics import dense_of
+from tileir.source import user_loc
+from tileir.types import F32, I1, I32, Format, PointerType, TileType
+
+__all__ = ["Tile", "constant", "as_tile", "refuse", "Number"]
+
+Number = Union[int, float, bool]
+
+
+def refuse(op: str, message: str, loc: Optional[Loc] = None) -> RecordingError:
+    """A recording refusal for Tile IR op ``op`` at the user's line."""
+    loc = loc or user_loc()
+    return RecordingError(message, op=op, where=str(loc) if loc else None)
+
+
+def _args(value) -> tuple:
+    return tuple(value)
+
+
+@frozen(repr=False, cache_hash=True)
+class Tile:
+    """A tile value: ``op`` applied to ``args`` (other tiles) with ``attrs``, of ``type``."""
+
+    op: str
+    args: tuple = field(converter=_args)
+    attrs: Any = field(converter=freeze_attrs)
+    type: TileType
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+    # -- facts ---------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self.type.shape
+
+    @property
+    def format(self) -> Format:
+        return self.type.element
+
+    @property
+    def rank(self) -> int:
+        return self.type.rank
+
+    def __repr__(self) -> str:
+        return f"Tile({self.op}: {self.type})"
+
+    def __bool__(self) -> bool:
+        raise refuse(
+            self.op, f"a {self.type} was used as a Python bool; a tile's value is only known on the "
+            f"device, so branch with `yield if_(cond, then, else_)` or pick with where(cond, a, b)")
+
+    def __iter__(self):
+        raise refuse(self.op, f"a {self.type} cannot be iterated in Python; index it on the device "
+                     f"with extract, or reduce it")
+
+    def __len__(self) -> int:
+        raise refuse(self.op, f"a {self.type} has no Python length; use .shape")
+
+    # -- arithmetic (element-wise, with widening) -----------------------------------------
+    def __add__(self, other):
+        return binary("add", self, other)
+
+    def __radd__(self, other):
+        return binary("add", other, self)
+
+    def __sub__(self, other):
+        return binary("sub", self, other)
+
+    def __rsub__(self, other):
+        return binary("sub", other, self)
+
+    def __mul__(self, other):
+        return binary("mul", self, other)
+
+    def __rmul__(self, other):
+        return binary("mul", other, self)
+
+    def __truediv__(self, other):
+        return binary("div", self, other)
+
+    def __rtruediv__(self, other):
+        return binary("div", other, self)
+
+    def __floordiv__(self, other):
+        return binary("floordiv", self, other)
+
+    def __rfloordiv__(self, other):
+        return binary("floordiv", other, self)
+
+    def __mod__(self, other):
+        return binary("rem", self, other)
+
+    def __rmod__(self, other):
+        return binary("rem", other, self)
+
+    def __neg__(self):
+        return unary("neg", self)
+
+    def __abs__(self):
+        return unary("abs", self)
+
+    def __and__(self, other):
+        return binary("and", self, other)
+
+    def __rand__(self, other):
+        return binary("and", other, self)
+
+    def __or__(self, other):
+        return binary("or", self, other)
+
+    def __ror__(self, other):
+        return binary("or", other, self)
+
+    def __xor__(self, other):
+        return binary("xor", self, other)
+
+    def __rxor__(self, other):
+        return binary("xor", other, self)
+
+    def __lshift__(self, other):
+        return binary("shl", self, other)
+
+    def __rshift__(self, other):
+        return binary("shr", self, other)
+
+    def __lt__(self, other):
+        return compare("less_than", self, other)
+
+    def __le__(self, other):
+        return compare("less_than_or_equal", self, other)
+
+    def __gt__(self, other):
+        return compare("greater_than", self, other)
+
+    def __ge__(self, other):
+        return compare("greater_than_or_equal", self, other)
+
+    # -- methods ---------------------------------------------------------------------------
+    def to(self, fmt: Format, rounding: str = "nearest_even") -> "Tile":
+        """This tile converted to ``fmt`` (ftof / itof / ftoi / exti / trunci as the formats say)."""
+        from tileir.ops import convert
+
+        return convert(self, fmt, rounding=rounding)
+
+    def transpose(self) -> "Tile":
+        """The two dimensions of a matrix swapped (``permute [1, 0]``)."""
+        if self.rank != 2:
+            raise refuse("permute", f"transpose swaps the two dimensions of a matrix; this is a "
+                         f"{self.type}")
+        return Tile("permute", (self,), {"permutation": (1, 0)},
+                    self.type.with_shape(self.shape[::-1]), user_loc())
+
+    def reshape(self, shape: Sequence[int]) -> "Tile":
+        from tileir.ops import reshape
+
+        return reshape(self, shape)
+
+    def broadcast_to(self, shape: Sequence[int]) -> "Tile":
+        from tileir.ops import broadcast
+
+        return broadcast(self, shape)
+
+
+# ----------------------------------------------------------------------------- constants
+
+
+def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
+    """A tile of ``shape`` holding ``value`` everywhere, in ``fmt``."""
+    ttype = TileType(tuple(shape), fmt)
+    if fmt.is_int and isinstance(value, float) and not value.is_integer():
+        raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
+    if fmt.is_int and not isinstance(value, float):
+        lo, hi = (0, 1) if fmt.bits == 1 else (-(1 << (fmt.bits - 1)), (1 << fmt.bits) - 1)
+        if not lo <= int(value) <= hi:
+            raise refuse("constant", f"{value!r} does not fit {fmt} (from {lo} to {hi})")
+    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, user_loc())
+
+
+def _format_for_number(value: Number, like: Optional[Tile]) -> Format:
+    if like is not None and isinstance(like.format, Format):
+        return like.format
+    if isinstance(value, bool):
+        return I1
+    return I32 if isinstance(value, int) else F32
+
+
+def as_tile(value, like: Optional[Tile] = None, op: str = "operand") -> Tile:
+    """``value`` as a tile: a Tile as it is, a Python number as a rank-0 constant in the
+    format of ``like`` (a weak type, as JAX treats Python scalars)."""
+    if isinstance(value, Tile):
+        return value
+    if isinstance(value, (bool, int, float)):
+        return constant(value, _format_for_number(value, like))
+    raise refuse(op, f"expected a tile or a number, got {type(value).__name__} {value!r}")
+
+
+# ----------------------------------------------------------------------------- element-wise
+
+_FLOAT_OPS = {"add": "addf", "sub": "subf", "mul": "mulf", "div": "divf", "rem": "remf",
+              "max": "maxf", "min": "minf", "pow": "fpowf", "atan2": "atan2"}
+_INT_OPS = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divi", "floordiv": "divi",
+            "rem": "remi", "max": "maxi", "min": "mini", "and": "andi", "or": "ori",
+            "xor": "xori", "shl": "shli", "shr": "shri", "mulhi": "mulhii"}
+_SIGNED = {"divi", "remi", "maxi", "mini", "shri"}
+
+
+def _widen_to(t: Tile, shape: tuple, op: str) -> Tile:
+    """``t`` widened to ``shape`` (reshape a rank-0 tile first, then broadcast)."""
+    if t.shape == shape:
+        return t
+    if t.op == "constant" and len(t.attrs["value"].data) <= 8 and _is_splat(t):
+        return _splat_like(t, shape)
+    src = t
+    if t.rank == 0:
+        src = Tile("reshape", (t,), {}, t.type.with_shape((1,) * len(shape)), t.loc)
+    return Tile("broadcast", (src,), {}, t.type.with_shape(shape), t.loc)
+
+
+def _is_splat(t: Tile) -> bool:
+    from tileir.numerics import element_bytes
+
+    value: Dense = t.attrs["value"]
+    if value.type.element.name == "i1":
+        return len(value.data) == 1 and value.data[0] in (0, 0xFF)
+    return len(value.data) == element_bytes(value.type.element)
+
+
+def _splat_like(t: Tile, shape: tuple) -> Tile:
+    value: Dense = t.attrs["value"]
+    ttype = t.type.with_shape(shape)
+    return Tile("constant", (), {"value": Dense(ttype, value.data)}, ttype, t.loc)
+
+
+def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple:
+    """Both operands widened to the op's shape, or a refusal naming both types."""
+    try:
+        shape = widen_shapes(lhs.shape, rhs.shape)
+    except RuleError as err:
+        declared = lhs.type if lhs.rank >= rhs.rank else rhs.type
+        other, side = (rhs, "rhs") if declared is lhs.type else (lhs, "lhs")
+        raise refuse(op, f"{side} is {other.type}, declared {declared}: {err}", user_loc()) from None
+    return _widen_to(lhs, shape, op), _widen_to(rhs, shape, op)
+
+
+def _same_format(op: str, lhs: Tile, rhs: Tile) -> None:
+    if lhs.format != rhs.format:
+        raise refuse(op, f"lhs is {lhs.type} and rhs is {rhs.type}: formats differ; convert one "
+                     f"with .to({lhs.format})", user_loc())
+
+
+def binary(kind: str, lhs, rhs, **attrs_) -> Tile:
+    """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
+    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+        raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
+    lhs = as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind)
+    rhs = as_tile(rhs, lhs, kind)
+    fmt = lhs.format
+    if isinstance(fmt, PointerType):
+        raise refuse(kind, f"{lhs.type} holds pointers; use offset() for pointer arithmetic")
+    table = _FLOAT_OPS if fmt.is_float else _INT_OPS
+    if kind not in table:
+        family = "float" if fmt.is_float else "integer"
+        raise refuse(kind, f"`{kind}` is not defined on {family} tiles ({lhs.type})", user_loc())
+    op = table[kind]
+    _same_format(op, lhs, rhs)
+    lhs, rhs = widen_pair(op, lhs, rhs)
+    if op in _SIGNED and "signedness" not in attrs_:
+        attrs_["signedness"] = "signed"
+    if kind == "floordiv":
+        attrs_["rounding"] = "negative_inf"
+    if kind == "div" and fmt.is_int:
+        attrs_.setdefault("rounding", "zero")
+    return Tile(op, (lhs, rhs), attrs_, lhs.type, user_loc())
+
+
+_FLOAT_UNARY = {"neg": "negf", "abs": "absf"}
+_INT_UNARY = {"neg": "negi", "abs": "absi"}
+
+
+def unary(kind: str, x: Tile, **attrs_) -> Tile:
+    """``neg`` or ``abs`` by format, or a math op (``exp``, ``sqrt`` ...) on float tiles."""
+    x = as_tile(x, None, kind)
+    if isinstance(x.format, PointerType):
+        raise refuse(kind, f"{x.type} holds pointers")
+    if kind in _FLOAT_UNARY:
+        op = (_FLOAT_UNARY if x.format.is_float else _INT_UNARY)[kind]
+    else:
+        op = kind
+        if not x.format.is_float:
+            raise refuse(op, f"`{op}` takes a float tile, got {x.type}; convert with "
+                         f".to(F32)", user_loc())
+    return Tile(op, (x,), attrs_, x.type, user_loc())
+
+
+def compare(predicate: str, lhs, rhs, ordering: str = "ordered") -> Tile:
+    """An element-wise comparison: an ``i1`` mask of the widened shape."""
+    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+        raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
+    lhs = as_tile(lhs, rhs if isinstance(rhs, Tile) else None)
+    rhs = as_tile(rhs, lhs)
+    op = "cmpf" if lhs.format.is_float else "cmpi"
+    _same_format(op, lhs, rhs)
+    lhs, rhs = widen_pair(op, lhs, rhs)
+    attrs_: dict = {"comparison_predicate": predicate}
+    if op == "cmpf":
+        attrs_["comparison_ordering"] = ordering
+    else:
+        attrs_["signedness"] = "signed"
+    return Tile(op, (lhs, rhs), attrs_, lhs.type.with_element(I1), user_loc())
+
+
+def reduce_dim(x: Tile, dim: int) -> int:
+    try:
+        return normalize_dim(dim, x.rank)
+    except RuleError as err:
+        raise refuse("reduce", f"{x.type}: {err}", user_loc()) from None
+
+
+def float_identity(combiner: str, fmt: Format):
+    """The identity of a reduction's combiner: -inf for max, +inf for min, 0 for sum, 1 for prod."""
+    if fmt.is_float:
+        return {"max": -math.inf, "min": math.inf, "sum": 0.0, "prod": 1.0}[combiner]
+    lo, hi = -(1 << (fmt.bits - 1)), (1 << (fmt.bits - 1)) - 1
+    return {"max": lo, "min": hi, "sum": 0, "prod": 1}[combiner]
+
