@@ -1,0 +1,145 @@
+"""The fake device: runs kernels without a GPU or tileiras.
+
+Three modes:
+
+* ``interpret``: the numpy interpreter evaluates the kernel's lowered Module
+  (so the recording and the lowering are what runs);
+* ``reference``: the host reference registered under the kernel's name answers;
+* ``both`` (the default): both run on the same inputs, every buffer is
+  compared, and a disagreement raises :class:`~tileir.errors.MismatchError`
+  naming the kernel, the buffer, the first differing element (its index and
+  its block), the two values and the tolerance applied.  The buffers keep the
+  interpreter's answer.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional, Sequence
+
+import numpy as np
+
+from tileir.errors import LaunchError, MismatchError
+from tileir.fake.compare import default_tolerance, first_difference
+from tileir.fake.references import References
+from tileir.host import Buffer, Device, LaunchReport
+from tileir.kernels.registry import Tolerance
+from tileir.launch import LaunchPlan, block_of_element, entry_values
+from tileir.types import Format
+
+__all__ = ["FakeDevice", "MODES"]
+
+MODES = ("interpret", "reference", "both")
+
+
+class FakeDevice(Device):
+    """A device made of host memory.  ``references`` adds to (or replaces) the bundled
+    kernels' references; ``tolerances`` sets per-kernel float tolerances."""
+
+    name = "fake"
+
+    def __init__(self, mode: str = "both", references: Optional[Mapping] = None,
+                 tolerances: Optional[Mapping[str, Optional[Tolerance]]] = None,
+                 observer=None):
+        if mode not in MODES:
+            raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+        self.mode = mode
+        self.references = references if isinstance(references, References) else \
+            References(references)
+        self.tolerances = dict(tolerances or {})
+        self.observer = observer
+
+    # -- memory --------------------------------------------------------------------------
+    def alloc(self, fmt: Format, length: int) -> Buffer:
+        if not isinstance(fmt, Format):
+            raise TypeError(f"alloc takes a tileir Format such as F32, got {fmt!r}")
+        if length < 0:
+            raise ValueError(f"alloc: length {length} is negative")
+        return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
+
+    def copy_in(self, buf: Buffer, array) -> None:
+        src = np.asarray(array)
+        dtype = buf.format.numpy_dtype
+        if isinstance(array, np.ndarray) and src.dtype != dtype:
+            raise LaunchError(f"copy_in: the array holds {src.dtype} and {buf!r} holds "
+                              f"{buf.format} ({dtype}); convert it first",
+                              op="copy_in", kind="copy.format")
+        flat = src.reshape(-1).astype(dtype)
+        if flat.size > buf.length:
+            raise LaunchError(f"copy_in: {flat.size} element(s) do not fit {buf!r}",
+                              op="copy_in", kind="copy.size")
+        buf.handle[:flat.size] = flat
+
+    def copy_out(self, buf: Buffer) -> np.ndarray:
+        return buf.handle.copy()
+
+    def _span(self, buf: Buffer) -> tuple:
+        start = buf.handle.__array_interface__["data"][0]
+        return (start, start + max(1, buf.handle.nbytes))
+
+    # -- launch --------------------------------------------------------------------------
+    def _tolerance(self, kernel, fmt: Format) -> Optional[Tolerance]:
+        if kernel.name in self.tolerances:
+            return self.tolerances[kernel.name]
+        from tileir.kernels.registry import REGISTRY
+
+        spec = REGISTRY.get(kernel.name)
+        if spec is not None:
+            return spec.tolerance
+        return default_tolerance(fmt)
+
+    def _interpret(self, kernel, plan: LaunchPlan, values: list) -> list:
+        from tileir.fake.interpret import interpret
+
+        out = interpret(kernel.module, kernel.name, entry_values(kernel, plan, values),
+                        plan.grid, observer=self.observer)
+        return list(out[:len(values)])
+
+    def _reference(self, kernel, values: list) -> list:
+        ref = self.references.get(kernel.name)
+        if ref is None:
+            raise LaunchError(f"no reference is registered for kernel `{kernel.name}`; pass "
+                              f"references={{'{kernel.name}': fn}} or use mode='interpret'",
+                              kernel=kernel.name, op="launch", kind="fake.no_reference")
+        out = list(ref([v.copy() if isinstance(v, np.ndarray) else v for v in values]))
+        if len(out) != len(values):
+            raise LaunchError(f"the reference returned {len(out)} value(s) for "
+                              f"{len(values)} argument(s)", kernel=kernel.name,
+                              op="reference", kind="fake.reference_shape")
+        return out
+
+    def _run(self, kernel, plan: LaunchPlan, args: Sequence) -> LaunchReport:
+        values = [a.handle.copy() if isinstance(a, Buffer) else a for a in args]
+        got = expected = None
+        if self.mode in ("interpret", "both"):
+            got = self._interpret(kernel, plan, values)
+        if self.mode in ("reference", "both"):
+            expected = self._reference(kernel, values)
+        verdicts = []
+        if self.mode == "both":
+            verdicts = self._compare(kernel, plan, args, got, expected)
+        result = got if got is not None else expected
+        for a, new in zip(args, result):
+            if isinstance(a, Buffer):
+                a.handle[:] = np.asarray(new).reshape(-1)[:a.length].astype(a.handle.dtype)
+        return LaunchReport(kernel.name, plan.grid, self.mode, tuple(verdicts))
+
+    def _compare(self, kernel, plan: LaunchPlan, args, got: list, expected: list) -> list:
+        verdicts = []
+        for p, a, g, e in zip(kernel.params, args, got, expected):
+            if not isinstance(a, Buffer):
+                continue
+            tol = self._tolerance(kernel, p.format) if p.format.is_float else None
+            diff = first_difference(g, np.asarray(e).astype(a.handle.dtype), tol)
+            if diff is not None:
+                block = block_of_element(kernel, p.index, diff.index, plan.grid)
+                where = f"block {list(block)}" if block is not None else "no cell (Shared)"
+                tol_text = "bit-exact" if tol is None else str(tol)
+                raise MismatchError(
+                    f"argument {p.index} ({p.role}) differs from the reference at element "
+                    f"{diff.index} ({where}): the kernel gives {diff.got!r} and the reference "
+                    f"{diff.expected!r} ({tol_text}); {diff.count} element(s) differ",
+                    kernel=kernel.name, op="compare", kind="fake.mismatch")
+            if p.role != "In":
+                how = "bit-exact" if tol is None else f"within {tol}"
+                verdicts.append((p.index, f"{p.role} agrees with the reference ({how})"))
+        return verdicts
