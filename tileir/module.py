@@ -84,6 +84,20 @@ class Block:
         return f"Block(args={list(self.args)}, ops={len(self.ops)})"
 
 
+def _defaults(name: str) -> dict:
+    cached = _DEFAULTS.get(name)
+    if cached is None:
+        from tileir.signatures import SIGNATURES
+
+        sig = SIGNATURES.get(name)
+        cached = {} if sig is None else {a: d for a, _k, d in sig.attrs}
+        _DEFAULTS[name] = cached
+    return cached
+
+
+_DEFAULTS: dict = {}  # op name -> {attribute: default}; filled once per name from SIGNATURES
+
+
 @frozen(repr=False, cache_hash=True)
 class Op:
     """One operation: ``name`` is the dialect mnemonic (``"addf"``, ``"load_view_tko"``).
@@ -101,6 +115,14 @@ class Op:
     segments: Optional[tuple] = field(
         default=None, converter=lambda s: None if s is None else tuple(s))
     loc: Optional[Loc] = field(default=None, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        # An attribute equal to its declared default is the same op without it: drop it, so
+        # that equality (and every consumer) sees one spelling of each op.
+        defaults = _defaults(self.name)
+        if defaults and any(k in defaults and defaults[k] == v for k, v in self.attrs.items()):
+            kept = {k: v for k, v in self.attrs.items() if not (k in defaults and defaults[k] == v)}
+            object.__setattr__(self, "attrs", pyrsistent.pmap(kept))
 
     @property
     def result(self) -> Value:

@@ -1,0 +1,171 @@
+"""The gates: how a bundled kernel is known to be right.
+
+0. ``text``: the kernel is recorded twice and both equal the pinned text and
+   bytecode in ``golden/``; ``tileirdisasm`` of the bytecode equals the rendered
+   text, SSA names aside; the bytecode decodes back to the same Module.
+1. ``asm``: ``tileiras`` assembles the pinned bytecode for each architecture,
+   and the cubin holds the kernel's symbol.
+2. ``fake``: on the fake device, the interpreted kernel agrees with its
+   reference on random inputs.  (``device`` does the same on a GPU:
+   :mod:`tileir.real.gate`.)
+
+Each gate returns one :class:`GateResult` a kernel; the command line prints a
+line each and a total.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+from pathlib import Path
+from typing import Callable, Iterable, Optional, Sequence
+
+import attrs
+import numpy as np
+
+from tileir.kernels.registry import KernelSpec
+
+__all__ = ["GateResult", "golden_dir", "golden_paths", "write_golden", "gate_text", "gate_asm",
+           "gate_fake", "run_gate", "GATES"]
+
+
+@attrs.frozen
+class GateResult:
+    kernel: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'pass' if self.ok else 'FAIL'}  {self.kernel:<28} {self.detail}"
+
+
+def golden_dir() -> Path:
+    """``$TILEIR_GOLDEN_DIR``, else ``golden/`` beside the tileir package (a checkout)."""
+    env = os.environ.get("TILEIR_GOLDEN_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "golden"
+
+
+def golden_paths(name: str, root: Optional[Path] = None) -> dict:
+    root = root or golden_dir()
+    return {"text": root / f"{name}.mlir", "bytecode": root / f"{name}.tileirbc",
+            "latest": root / f"{name}.13.4.tileirbc"}
+
+
+def _artifacts(spec: KernelSpec) -> dict:
+    from tileir.encode import encode, required_version
+    from tileir.lower.render import render
+
+    module = spec.kernel().module
+    lowest = required_version(module)
+    out = {"text": render(module), "bytecode": encode(module, lowest)}
+    if lowest != (13, 4):
+        out["latest"] = encode(module, (13, 4))
+    return out
+
+
+def write_golden(specs: Iterable[KernelSpec], root: Optional[Path] = None) -> list:
+    """Pin every kernel's text and bytecode (at its lowest version, and at 13.4 when that
+    differs); returns the files written."""
+    root = root or golden_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    written = []
+    for spec in specs:
+        paths = golden_paths(spec.name, root)
+        art = _artifacts(spec)
+        paths["text"].write_text(art["text"])
+        paths["bytecode"].write_bytes(art["bytecode"])
+        written += [paths["text"], paths["bytecode"]]
+        if "latest" in art:
+            paths["latest"].write_bytes(art["latest"])
+            written.append(paths["latest"])
+        elif paths["latest"].exists():
+            paths["latest"].unlink()
+    return written
+
+
+def gate_text(spec: KernelSpec, root: Optional[Path] = None) -> GateResult:
+    """Gate 0 for one kernel."""
+    from tileir.encode import decode
+    from tileir.lower.textcompare import normalize_ssa
+    from tileir.real.tileiras import disassemble
+
+    paths = golden_paths(spec.name, root)
+    if not paths["text"].exists() or not paths["bytecode"].exists():
+        return GateResult(spec.name, False, "no pinned text or bytecode (run `tileir golden "
+                                            "--update`)")
+    first, second = _artifacts(spec), _artifacts(spec)
+    if first != second:
+        return GateResult(spec.name, False, "recording twice gave different text or bytes")
+    if first["text"] != paths["text"].read_text():
+        return GateResult(spec.name, False, f"text differs from {paths['text'].name}")
+    if first["bytecode"] != paths["bytecode"].read_bytes():
+        return GateResult(spec.name, False, f"bytecode differs from {paths['bytecode'].name}")
+    if "latest" in first and first["latest"] != paths["latest"].read_bytes():
+        return GateResult(spec.name, False, f"bytecode differs from {paths['latest'].name}")
+    module = spec.kernel().module
+    if decode(first["bytecode"]) != module:
+        return GateResult(spec.name, False, "the bytecode decodes to a different Module")
+    shown = disassemble(first["bytecode"], kernel=spec.name)
+    if normalize_ssa(shown) != normalize_ssa(first["text"]):
+        return GateResult(spec.name, False, "tileirdisasm prints other text than render")
+    versions = "lowest and 13.4" if "latest" in first else "13.4"
+    return GateResult(spec.name, True, f"text and bytes pinned ({versions}), tileirdisasm "
+                                       f"agrees, decodes equal")
+
+
+def gate_asm(spec: KernelSpec, archs: Sequence[str], root: Optional[Path] = None) -> GateResult:
+    """Gate 1 for one kernel: every pinned bytecode assembles for every architecture."""
+    from tileir.real.cubin import symbols
+    from tileir.real.tileiras import assemble
+
+    paths = golden_paths(spec.name, root)
+    blobs = [paths["bytecode"]] + ([paths["latest"]] if paths["latest"].exists() else [])
+    if not paths["bytecode"].exists():
+        return GateResult(spec.name, False, "no pinned bytecode (run `tileir golden --update`)")
+    for path in blobs:
+        data = path.read_bytes()
+        for arch in archs:
+            cubin = assemble(data, arch, kernel=spec.name)
+            if spec.name not in symbols(cubin):
+                return GateResult(spec.name, False, f"the {arch} cubin of {path.name} lacks the "
+                                                    f"symbol `{spec.name}`")
+    return GateResult(spec.name, True, f"{len(blobs) * len(archs)} cubin(s) for "
+                                       f"{' '.join(archs)} hold `{spec.name}`")
+
+
+def gate_fake(spec: KernelSpec, seed: int = 0) -> GateResult:
+    """Gate 2 on the fake device: the interpreted kernel agrees with its reference."""
+    from tileir.fake import FakeDevice
+
+    kernel = spec.kernel()
+    inputs, grid = spec.inputs(np.random.default_rng(seed))
+    FakeDevice(mode="both").run(kernel, *inputs, grid=grid)
+    tol = "bit-exact" if spec.tolerance is None else f"within {spec.tolerance}"
+    return GateResult(spec.name, True, f"interpreter agrees with the reference ({tol})")
+
+
+def _guard(fn: Callable, spec: KernelSpec, *args) -> GateResult:
+    from tileir.errors import TileIRError
+
+    try:
+        return fn(spec, *args)
+    except TileIRError as err:
+        return GateResult(spec.name, False, str(err).replace("\n", " / "))
+
+
+def run_gate(name: str, specs: Sequence[KernelSpec], *, archs: Sequence[str] = (),
+             jobs: int = 2) -> list:
+    """Run gate ``name`` over ``specs`` (``jobs`` kernels at a time for the assembler)."""
+    if name == "text":
+        return [_guard(gate_text, s) for s in specs]
+    if name == "fake":
+        return [_guard(gate_fake, s) for s in specs]
+    if name == "asm":
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            return list(pool.map(lambda s: _guard(gate_asm, s, archs), specs))
+    raise ValueError(f"unknown gate {name!r}; the gates are {', '.join(GATES)}")
+
+
+GATES = ("text", "asm", "fake", "device")
