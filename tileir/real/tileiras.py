@@ -21,7 +21,8 @@ from typing import Optional, Sequence
 
 from tileir.errors import ToolError
 
-__all__ = ["find_tool", "assemble", "disassemble", "tool_version", "ARCHITECTURES", "available"]
+__all__ = ["find_tool", "assemble", "disassemble", "tool_version", "toolchain_id", "ARCHITECTURES",
+           "available"]
 
 #: The architectures the gates assemble for.
 ARCHITECTURES = ("sm_80", "sm_90", "sm_100", "sm_120")
@@ -122,6 +123,27 @@ def tool_version(name: str = "tileiras") -> str:
         if ", V" in line:
             return line.rsplit(", V", 1)[1].strip()
     return out.strip().splitlines()[-1] if out.strip() else "unknown"
+
+
+@functools.lru_cache(maxsize=None)
+def toolchain_id() -> str:
+    """The versions that decide what ``tileiras`` writes: its own and the sibling ``ptxas``'s.
+
+    tileiras hands its PTX to the ``ptxas`` installed beside it (TILEIR_FACTS
+    section 6), so a new ptxas can change the cubin of unchanged bytecode;
+    cache keys use this (``"tileiras 13.4.92; ptxas 13.5.37"``).
+    """
+    parts = [f"tileiras {tool_version('tileiras')}"]
+    ptxas = find_tool("tileiras").parent / "ptxas"
+    if ptxas.exists():
+        try:
+            out = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True,
+                                 timeout=60).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        found = [line.rsplit(", V", 1)[1].strip() for line in out.splitlines() if ", V" in line]
+        parts.append(f"ptxas {found[0] if found else 'unknown'}")
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":  # pragma: no cover - a manual check

@@ -1,0 +1,203 @@
+"""The Debug section: source locations of functions and ops (TILEIR_FACTS.md section 3.8).
+
+One row per function: the function's location, then one entry per op in
+emission pre-order (nested ops included).  An entry is a 1-based index into a
+table of debug attributes (0 = unknown); ops point at a ``DILoc`` whose scope
+is the function's ``DISubprogram`` (the dialect's verifier wants every op's
+scope to be its function's), which points at a ``DIFile`` and a
+``DICompileUnit``.  The function table's ``loc`` field is the row number + 1
+(0: the function has no row and all its ops are unknown).
+
+Read back, a ``DILoc`` becomes a :class:`~tileir.module.Loc` with the file,
+line and column it holds and ``function`` = the name of its subprogram (the
+entry's name: per-op helper names have no place in the format).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional
+
+from tileir.errors import EncodeError
+from tileir.module import Loc
+from tileir.encode.pools import Pools, ReadPools, read_table, write_table
+from tileir.encode.wire import Sink, Source
+
+__all__ = ["DebugWriter", "DebugReader"]
+
+_CU, _FILE, _BLOCK, _LOC, _SUBPROGRAM, _CALLSITE = 1, 2, 3, 4, 5, 6
+
+
+class DebugWriter:
+    """Collects rows of debug-attribute indices; ``payload()`` is the section's bytes."""
+
+    def __init__(self, pools: Pools) -> None:
+        self.pools = pools
+        self.entries: list[bytes] = []
+        self._ids: dict[bytes, int] = {}
+        self.rows: list[list[int]] = []
+
+    def _attr(self, tag: int, *fields: int) -> int:
+        s = Sink()
+        s.varint(tag)
+        for f in fields:
+            if f < 0:
+                raise EncodeError(f"debug info field {f} is negative (lines and columns "
+                                  "start at 0)")
+            s.varint(f)
+        key = bytes(s.buf)
+        if key not in self._ids:
+            self.entries.append(key)
+            self._ids[key] = len(self.entries)  # 1-based: 0 means unknown
+        return self._ids[key]
+
+    def function(self, name: str, loc: Optional[Loc], op_locs: list[Optional[Loc]]) -> int:
+        """Add a row for function ``name``; answers the function table's ``loc`` field."""
+        anchor = loc or next((x for x in op_locs if x is not None), None)
+        if anchor is None:
+            return 0
+        string = self.pools.string
+        folder, base = os.path.split(anchor.file)
+        file = self._attr(_FILE, string(base), string(folder))
+        unit = self._attr(_CU, file)
+        sub = self._attr(_SUBPROGRAM, file, anchor.line, string(name), string(name), unit,
+                         anchor.line)
+
+        def at(x: Optional[Loc]) -> int:
+            if x is None:
+                return 0
+            return self._attr(_LOC, sub, string(x.file), x.line, x.column)
+
+        self.rows.append([at(anchor)] + [at(x) for x in op_locs])
+        return len(self.rows)
+
+    def payload(self) -> Optional[bytes]:
+        if not self.rows:
+            return None
+        s = Sink()
+        s.varint(len(self.rows))
+        s.pad_to(4)
+        at = 0
+        for row in self.rows:
+            s.word(at, 4)
+            at += len(row)
+        s.varint(at)
+        s.pad_to(8)
+        for row in self.rows:
+            for index in row:
+                s.word(index, 8)
+        write_table(s, self.entries, 4)
+        return bytes(s.buf)
+
+
+class DebugReader:
+    """Reads a Debug section; ``feed(loc_index)`` hands out one function's locations."""
+
+    def __init__(self, payload: Optional[bytes], base: int, pools: ReadPools) -> None:
+        self.pools = pools
+        self.rows: list[int] = []
+        self.indices: list[int] = []
+        self.table: tuple[bytes, list[int], int] = (b"", [], base)
+        self._cache: dict[int, tuple] = {}
+        self._busy: set[int] = set()
+        if payload is None:
+            return
+        src = Source(payload, base, "Debug section")
+        n_rows = src.count(4)
+        src.skip_pad(4)
+        self.rows = [src.word(4) for _ in range(n_rows)]
+        n_idx = src.count(8)
+        src.skip_pad(8)
+        self.indices = [src.word(8) for _ in range(n_idx)]
+        self.table = read_table(src, 4)
+
+    def feed(self, loc_index: int, src: Source, at: int) -> Callable[[Source], Optional[Loc]]:
+        """A function that answers the next location of the function whose row is
+        ``loc_index`` (0: always None)."""
+        if loc_index == 0:
+            return lambda _src: None
+        row = loc_index - 1
+        if row >= len(self.rows):
+            src.fail(f"function location index {loc_index} has no row in the Debug section "
+                     f"({len(self.rows)} rows)", at)
+        cursor = [self.rows[row]]
+
+        def next_loc(where: Source) -> Optional[Loc]:
+            i = cursor[0]
+            if i >= len(self.indices):
+                where.fail(f"the Debug section's row {row} runs out of op locations")
+            cursor[0] += 1
+            return self.location(self.indices[i], where)
+
+        return next_loc
+
+    def location(self, index: int, where: Source) -> Optional[Loc]:
+        kind, value = self._attr(index, where)
+        if kind in ("loc", "call"):
+            return value
+        if kind == "unknown":
+            return None
+        where.fail(f"debug attribute {index} is a {kind}, not a location")
+
+    def _attr(self, index: int, where: Source) -> tuple:
+        if index == 0:
+            return ("unknown", None)
+        data, offsets, base = self.table
+        i = index - 1
+        if i >= len(offsets):
+            where.fail(f"debug attribute index {index} out of range ({len(offsets)} attributes)")
+        if i in self._cache:
+            return self._cache[i]
+        if i in self._busy:
+            where.fail(f"debug attribute {index} refers to itself")
+        start = offsets[i]
+        end = offsets[i + 1] if i + 1 < len(offsets) else len(data)
+        if not 0 <= start <= end <= len(data):
+            where.fail(f"debug attribute {index} has a bad extent [{start}, {end})")
+        self._busy.add(i)
+        try:
+            value = self._parse(Source(data[start:end], base + start, "Debug section"))
+        finally:
+            self._busy.discard(i)
+        self._cache[i] = value
+        return value
+
+    def _expect(self, src: Source, kinds: tuple[str, ...]) -> tuple:
+        at = src.offset
+        index = src.varint()
+        got = self._attr(index, src)
+        if got[0] not in kinds:
+            src.fail(f"debug attribute {index} is a {got[0]}, not a {' or '.join(kinds)}", at)
+        return got
+
+    def _parse(self, src: Source) -> tuple:
+        tag = src.varint()
+        string = self.pools.string
+        if tag == _CU:
+            self._expect(src, ("file",))
+            return ("compile unit", None)
+        if tag == _FILE:
+            return ("file", (string(src), string(src)))
+        if tag == _BLOCK:
+            scope = self._expect(src, ("subprogram", "lexical block"))
+            self._expect(src, ("file",))
+            src.varint(), src.varint()
+            return ("lexical block", scope[1])
+        if tag == _LOC:
+            scope = self._expect(src, ("subprogram", "lexical block"))
+            file = string(src)
+            line, column = src.varint(), src.varint()
+            return ("loc", Loc(file, line, column, scope[1]))
+        if tag == _SUBPROGRAM:
+            self._expect(src, ("file",))
+            src.varint()
+            name = string(src)
+            string(src)
+            self._expect(src, ("compile unit",))
+            src.varint()
+            return ("subprogram", name)
+        if tag == _CALLSITE:
+            callee = self._expect(src, ("loc", "call", "unknown"))
+            self._expect(src, ("loc", "call", "unknown"))
+            return ("call", callee[1])
+        return ("unknown", None)  # as NVIDIA's reader: an unknown tag is an unknown location

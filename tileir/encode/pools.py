@@ -1,0 +1,141 @@
+"""The shared pools one file's sections refer into: strings, types, constants.
+
+The writer interns into :class:`Pools` while it writes function bodies, then
+lays each pool out as an indexed table (count, padding, offsets, data).  The
+reader parses those tables into :class:`ReadPools`, whose lookups check every
+index and name the offset of a bad one.
+
+>>> p = Pools((13, 1))
+>>> p.string("vadd"), p.string("k"), p.string("vadd")
+(0, 1, 0)
+>>> s = Sink(); write_table(s, p.strings, 4); bytes(s.buf).hex()
+'02cbcbcb0000000004000000766164646b'
+"""
+
+from __future__ import annotations
+
+from tileir.encode.typecodec import TypeReader, TypeTable
+from tileir.encode.wire import Sink, Source
+
+__all__ = ["Pools", "ReadPools", "write_table", "read_table", "to_bytes", "to_str"]
+
+
+def to_bytes(text: str) -> bytes:
+    # surrogateescape keeps any byte string a decoded file held
+    return text.encode("utf-8", "surrogateescape")
+
+
+def to_str(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+class _Interner:
+    def __init__(self) -> None:
+        self.entries: list[bytes] = []
+        self._ids: dict[bytes, int] = {}
+
+    def __call__(self, key: bytes) -> int:
+        if key not in self._ids:
+            self._ids[key] = len(self.entries)
+            self.entries.append(key)
+        return self._ids[key]
+
+
+class Pools:
+    """What one file's writer interns: strings, types (per version), constants."""
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+        self.types = TypeTable(version)
+        self._strings = _Interner()
+        self._constants = _Interner()
+
+    @property
+    def strings(self) -> list[bytes]:
+        return self._strings.entries
+
+    @property
+    def constants(self) -> list[bytes]:
+        return self._constants.entries
+
+    def string(self, text: str) -> int:
+        return self._strings(to_bytes(text))
+
+    def type(self, t) -> int:
+        return self.types.index(t)
+
+    def constant(self, data: bytes) -> int:
+        s = Sink()
+        s.varint(len(data))
+        s.raw(data)
+        return self._constants(bytes(s.buf))
+
+
+def write_table(s: Sink, entries: list[bytes], width: int) -> None:
+    """Count, pad to ``width``, one ``width``-byte start offset per entry, the entries."""
+    s.varint(len(entries))
+    s.pad_to(width)
+    at = 0
+    for e in entries:
+        s.word(at, width)
+        at += len(e)
+    for e in entries:
+        s.raw(e)
+
+
+def read_table(src: Source, width: int) -> tuple[bytes, list[int], int]:
+    """The data area, the start offsets and the data's file offset of an indexed table."""
+    n = src.count(width)
+    if n == 0:
+        return b"", [], src.offset
+    src.skip_pad(width)
+    if n > src.remaining() // width:
+        src.fail(f"{n} offsets of {width} bytes cannot fit in {src.remaining()} bytes")
+    offsets = [src.word(width) for _ in range(n)]
+    base = src.offset
+    return src.take(src.remaining()), offsets, base
+
+
+def _slice(data: bytes, offsets: list[int], i: int) -> tuple[int, int]:
+    start = offsets[i]
+    end = offsets[i + 1] if i + 1 < len(offsets) else len(data)
+    return start, end
+
+
+class ReadPools:
+    """The pools of a file being read, with checked lookups."""
+
+    def __init__(self, version, strings, types: TypeReader, constants) -> None:
+        self.version = version
+        self._strings = strings          # (data, offsets, base)
+        self.types = types
+        self._constants = constants      # (data, offsets, base)
+
+    def string(self, src: Source, what: str = "string") -> str:
+        at = src.offset
+        i = src.varint()
+        data, offsets, _base = self._strings
+        if i >= len(offsets):
+            src.fail(f"{what} index {i} out of range (the String table has {len(offsets)})", at)
+        start, end = _slice(data, offsets, i)
+        if not 0 <= start <= end <= len(data):
+            src.fail(f"{what} {i} has a bad extent [{start}, {end})", at)
+        return to_str(data[start:end])
+
+    def type(self, src: Source, want=None, what: str = "type"):
+        return self.types.read(src, want, what)
+
+    def constant(self, src: Source) -> bytes:
+        """The raw dense bytes of the constant whose index ``src`` holds next."""
+        at = src.offset
+        i = src.varint()
+        data, offsets, base = self._constants
+        if i >= len(offsets):
+            src.fail(f"constant index {i} out of range (the Constant table has {len(offsets)})",
+                     at)
+        start, end = _slice(data, offsets, i)
+        if not 0 <= start <= end <= len(data):
+            src.fail(f"constant {i} has a bad extent [{start}, {end})", at)
+        entry = Source(data[start:end], base + start, "Constant section")
+        n = entry.varint()
+        return entry.take(n)

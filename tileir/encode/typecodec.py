@@ -1,0 +1,274 @@
+"""The Type table: our types as tagged entries, per bytecode version, and back.
+
+Each entry is a varint tag and a payload; entries refer to other entries by
+index.  The writer interns dependencies first; the reader is lazy (as NVIDIA's
+is) so a table's order is free, and it refuses cycles and dangling indices.
+
+>>> from tileir.types import TileType, F32
+>>> t = TypeTable((13, 4))
+>>> t.index(TileType((4,), F32))
+1
+>>> [e.hex() for e in t.entries]
+['07', '0d00010400000000000000']
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tileir.dialect import version_text
+from tileir.errors import EncodeError
+from tileir.types import (FORMATS, PADDING_VALUES, TOKEN, Format, FunctionType,
+                          GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
+                          TensorViewType, TileType, TokenType)
+from tileir.encode.wire import Sink, Source
+
+__all__ = ["TypeTable", "TypeReader", "FORMAT_TAG", "type_since"]
+
+#: element format name -> type tag
+FORMAT_TAG: dict[str, int] = {
+    "i1": 0, "i8": 1, "i16": 2, "i32": 3, "i64": 4, "f16": 5, "bf16": 6, "f32": 7, "tf32": 8,
+    "f64": 9, "f8E4M3FN": 10, "f8E5M2": 11, "f8E8M0FNU": 18, "f4E2M1FN": 19, "i4": 22,
+    "fnv8E5M3FNU": 130,
+}
+_FORMAT_BY_TAG = {tag: f for f in FORMATS for name, tag in FORMAT_TAG.items() if f.name == name}
+_PTR, _TILE, _TVIEW, _PVIEW, _FUNC, _TOKEN, _GSVIEW, _SVIEW = 12, 13, 14, 15, 16, 17, 20, 21
+
+#: The dynamic (``?``) entry of a tensor view's shape or strides.
+_DYNAMIC = -(1 << 63)
+_V2, _V3, _V4 = (13, 2), (13, 3), (13, 4)
+
+
+def type_since(t) -> tuple[int, int]:
+    """The first bytecode version that can hold type ``t`` itself (not its parts)."""
+    if isinstance(t, Format):
+        return t.since
+    if isinstance(t, (GatherScatterViewType, StridedViewType)):
+        return _V3
+    return (13, 1)
+
+
+def _padding_code(padding) -> int:
+    return PADDING_VALUES.index(padding)
+
+
+class TypeTable:
+    """Interns types for one file of ``version``: ``index(t)`` is its entry number."""
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+        self.entries: list[bytes] = []
+        self._ids: dict[bytes, int] = {}
+        self._memo: dict[object, int] = {}
+
+    def index(self, t) -> int:
+        if t in self._memo:
+            return self._memo[t]
+        if type_since(t) > self.version:
+            raise EncodeError(f"type {t} needs bytecode {version_text(type_since(t))}, "
+                              f"the file is {version_text(self.version)}")
+        s = Sink()
+        self._payload(t, s)
+        key = bytes(s.buf)
+        if key not in self._ids:
+            self._ids[key] = len(self.entries)
+            self.entries.append(key)
+        self._memo[t] = self._ids[key]
+        return self._ids[key]
+
+    def _payload(self, t, s: Sink) -> None:
+        v = self.version
+        if isinstance(t, Format):
+            s.varint(FORMAT_TAG[t.name])
+        elif isinstance(t, TokenType):
+            s.varint(_TOKEN)
+        elif isinstance(t, PointerType):
+            pointee = self.index(t.pointee)
+            s.varint(_PTR)
+            if v >= _V4:
+                s.varint(0)  # no ptr_attr
+            s.varint(pointee)
+        elif isinstance(t, TileType):
+            element = self.index(t.element)
+            s.varint(_TILE)
+            s.varint(element)
+            s.ints(t.shape, 8)
+        elif isinstance(t, TensorViewType):
+            element = self.index(t.element)
+            s.varint(_TVIEW)
+            if v >= _V4:
+                s.varint(0)
+            s.varint(element)
+            s.ints([_DYNAMIC if d is None else d for d in t.shape], 8)
+            s.ints([_DYNAMIC if d is None else d for d in t.strides], 8)
+        elif isinstance(t, PartitionViewType):
+            tv = self.index(t.tensor_view)
+            s.varint(_PVIEW)
+            if v >= _V3:
+                s.varint(int(t.padding is not None))
+            s.ints(t.tile_shape, 4)
+            s.varint(tv)
+            s.ints(t.dim_map, 4)
+            if v < _V3:
+                s.varint(int(t.padding is not None))
+            if t.padding is not None:
+                s.varint(_padding_code(t.padding))
+        elif isinstance(t, GatherScatterViewType):
+            tv = self.index(t.tensor_view)
+            s.varint(_GSVIEW)
+            s.varint(int(t.padding is not None))
+            s.ints(t.tile_shape, 4)
+            s.varint(tv)
+            s.varint(t.sparse_dim)
+            if t.padding is not None:
+                s.varint(_padding_code(t.padding))
+        elif isinstance(t, StridedViewType):
+            tv = self.index(t.tensor_view)
+            s.varint(_SVIEW)
+            s.varint(int(t.padding is not None))
+            s.ints(t.tile_shape, 4)
+            s.ints(t.traversal_strides, 4)
+            s.varint(tv)
+            s.ints(t.dim_map, 4)
+            if t.padding is not None:
+                s.varint(_padding_code(t.padding))
+        elif isinstance(t, FunctionType):
+            ins = [self.index(x) for x in t.inputs]
+            outs = [self.index(x) for x in t.results]
+            s.varint(_FUNC)
+            s.varint(len(ins))
+            for i in ins:
+                s.varint(i)
+            s.varint(len(outs))
+            for i in outs:
+                s.varint(i)
+        else:
+            raise EncodeError(f"{t!r} is not a type the bytecode can hold")
+
+
+class TypeReader:
+    """Decodes entries of a Type section lazily; ``get(i)`` is entry ``i`` as our type."""
+
+    def __init__(self, data: bytes, offsets: list[int], base: int, version) -> None:
+        self.data = data
+        self.offsets = offsets
+        self.base = base
+        self.version = version
+        self._cache: dict[int, object] = {}
+        self._busy: set[int] = set()
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def read(self, src: Source, want: Callable | tuple | None = None, what: str = "type"):
+        """Read a type index from ``src``; check the type is one of ``want`` (classes)."""
+        at = src.offset
+        i = src.varint()
+        if i >= len(self.offsets):
+            src.fail(f"{what} index {i} out of range (the Type table has {len(self.offsets)})",
+                     at)
+        t = self.get(i, src, at)
+        if want is not None and not isinstance(t, want):
+            src.fail(f"{what} index {i} is {t}, not a {_names(want)}", at)
+        return t
+
+    def get(self, i: int, src: Source, at: int):
+        if i in self._cache:
+            return self._cache[i]
+        if i in self._busy:
+            src.fail(f"type {i} refers to itself", at)
+        start = self.offsets[i]
+        end = self.offsets[i + 1] if i + 1 < len(self.offsets) else len(self.data)
+        if not 0 <= start <= end <= len(self.data):
+            src.fail(f"type {i} has a bad extent [{start}, {end})", at)
+        self._busy.add(i)
+        try:
+            entry = Source(self.data[start:end], self.base + start, "Type section")
+            t = self._decode(entry)
+            if entry.remaining():
+                entry.fail(f"type {i} has {entry.remaining()} stray bytes")
+        finally:
+            self._busy.discard(i)
+        self._cache[i] = t
+        return t
+
+    def _padding(self, r: Source, present: int):
+        if present not in (0, 1):
+            r.fail(f"padding presence flag {present} is not 0 or 1")
+        if not present:
+            return None
+        at = r.offset
+        code = r.varint()
+        if code >= len(PADDING_VALUES):
+            r.fail(f"padding value {code} is not one of {len(PADDING_VALUES)}", at)
+        return PADDING_VALUES[code]
+
+    def _ptr_flags(self, r: Source) -> None:
+        if self.version >= _V4:
+            at = r.offset
+            if r.varint() & 1:
+                r.fail("ptr_attr on a pointer or tensor view is not supported by tileir", at)
+
+    def _decode(self, r: Source):
+        at = r.offset
+        tag = r.varint()
+        if tag in _FORMAT_BY_TAG:
+            fmt = _FORMAT_BY_TAG[tag]
+            self._since(r, fmt.since, str(fmt), at)
+            return fmt
+        if tag == _TOKEN:
+            return TOKEN
+        if tag == _PTR:
+            self._ptr_flags(r)
+            return PointerType(self.read(r, Format, "pointee type"))
+        if tag == _TILE:
+            element = self.read(r, (Format, PointerType), "tile element type")
+            return TileType(r.ints(8), element)
+        if tag == _TVIEW:
+            self._ptr_flags(r)
+            element = self.read(r, Format, "tensor_view element type")
+            shape = tuple(None if d == _DYNAMIC else d for d in r.ints(8))
+            strides = tuple(None if d == _DYNAMIC else d for d in r.ints(8))
+            if len(shape) != len(strides):
+                r.fail(f"tensor_view has {len(shape)} dims but {len(strides)} strides")
+            return TensorViewType(element, shape, strides)
+        if tag == _PVIEW:
+            # 13.3 moved the padding's presence from a trailing flag to a leading bitfield
+            unified = self.version >= _V3
+            flags = r.varint() & 1 if unified else 0
+            tile_shape = r.ints(4)
+            tv = self.read(r, TensorViewType, "tensor_view type")
+            dim_map = r.ints(4)
+            present = flags if unified else r.varint()
+            return PartitionViewType(tile_shape, tv, dim_map, self._padding(r, present))
+        if tag == _GSVIEW:
+            self._since(r, _V3, "gather_scatter_view", at)
+            flags = r.varint()
+            tile_shape = r.ints(4)
+            tv = self.read(r, TensorViewType, "tensor_view type")
+            sparse = r.varint()
+            return GatherScatterViewType(tile_shape, tv, sparse, self._padding(r, flags & 1))
+        if tag == _SVIEW:
+            self._since(r, _V3, "strided_view", at)
+            flags = r.varint()
+            tile_shape = r.ints(4)
+            strides = r.ints(4)
+            tv = self.read(r, TensorViewType, "tensor_view type")
+            dim_map = r.ints(4)
+            return StridedViewType(tile_shape, strides, tv, dim_map, self._padding(r, flags & 1))
+        if tag == _FUNC:
+            ins = tuple(self.read(r, None, "parameter type") for _ in range(r.count()))
+            outs = tuple(self.read(r, None, "result type") for _ in range(r.count()))
+            return FunctionType(ins, outs)
+        r.fail(f"unknown type tag {tag}", at)
+
+    def _since(self, r: Source, since, what: str, at: int) -> None:
+        if since > self.version:
+            r.fail(f"type {what} needs bytecode {version_text(since)}, the file is "
+                   f"{version_text(self.version)}", at)
+
+
+def _names(want) -> str:
+    if isinstance(want, tuple):
+        return " or ".join(w.__name__ for w in want)
+    return want.__name__

@@ -1,0 +1,167 @@
+"""Which bytecode version a Module needs, and why.
+
+Every op, type, attribute value and attribute presence a Module uses has a
+first version (the op tables in ``dialect`` and ``optable``, the formats'
+``since``).  The lowest version that holds all of them is what ``encode``
+picks; asking for a lower one raises an EncodeError that names the first
+thing missing.
+
+>>> from tileir.module import Function, Block, Module, Op, Value
+>>> from tileir.types import TileType, F32
+>>> x = Value(0, TileType((), F32))
+>>> body = Block((), (Op("atan2", (x, x), (Value(1, x.type),)), Op("return")))
+>>> m = Module((Function("k", (x,), body),))
+>>> required_version(m)
+(13, 2)
+>>> version_needs(m)
+[('op `atan2` in function `k`', (13, 2))]
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import attrs
+
+from tileir.dialect import version_text
+from tileir.errors import EncodeError
+from tileir.module import Block, Function, Module, Op, Scalar
+from tileir.signatures import operand_groups
+from tileir.types import (GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
+                          TensorViewType, TileType)
+from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, is_default
+from tileir.encode.typecodec import type_since
+
+__all__ = ["Need", "needs", "version_needs", "required_version", "check_version"]
+
+V1, V3 = (13, 1), (13, 3)
+
+
+@attrs.frozen
+class Need:
+    """One thing a Module uses that needs bytecode ``version`` or later."""
+
+    what: str
+    version: tuple[int, int]
+    kernel: Optional[str] = None
+    op: Optional[str] = None
+    where: Optional[str] = None
+
+    def text(self) -> str:
+        out = self.what
+        if self.kernel is not None:
+            out += f" in function `{self.kernel}`"
+        if self.where:
+            out += f" (at {self.where})"
+        return out
+
+
+def _type_parts(t) -> Iterator:
+    yield t
+    if isinstance(t, TileType):
+        yield from _type_parts(t.element)
+    elif isinstance(t, PointerType):
+        yield t.pointee
+    elif isinstance(t, TensorViewType):
+        yield t.element
+    elif isinstance(t, (PartitionViewType, StridedViewType, GatherScatterViewType)):
+        yield from _type_parts(t.tensor_view)
+
+
+def _type_needs(t, context: str, **where) -> Iterator[Need]:
+    for part in _type_parts(t):
+        since = type_since(part)
+        if since > V1:
+            yield Need(f"type {part} ({context})", since, **where)
+
+
+def _used_ids(block: Block) -> set[int]:
+    used = set()
+    for op in block.ops:
+        used.update(v.id for v in op.operands)
+        for region in op.regions:
+            used |= _used_ids(region)
+    return used
+
+
+def _op_needs(op: Op, fn: Function, used: set[int]) -> Iterator[Need]:
+    where = dict(kernel=fn.name, op=op.name, where=str(op.loc) if op.loc else None)
+    codec = OP_CODECS.get(op.name)
+    if codec is None:
+        return  # the writer names an unknown op
+    if codec.since > V1:
+        yield Need(f"op `{op.name}`", codec.since, **where)
+    for name, kind, default, _optional, since in codec.attrs:
+        value = op.attrs.get(name, default)
+        if since > codec.since and not is_default(kind, value, default):
+            yield Need(f"attribute {name} = {value!r} of `{op.name}`", since, **where)
+        if isinstance(value, str) and (kind[5:], value) in ENUM_VALUE_SINCE:
+            yield Need(f"{kind[5:]} value {value} of `{op.name}`",
+                       ENUM_VALUE_SINCE[(kind[5:], value)], **where)
+        if kind == "scalars" and isinstance(value, tuple):
+            for x in value:
+                if isinstance(x, Scalar):
+                    yield from _type_needs(x.format, f"{name} of `{op.name}`", **where)
+    if codec.operand_since:
+        try:
+            groups = operand_groups(op)
+        except ValueError:
+            groups = {}  # the writer names the bad split
+        for name, since in codec.operand_since:
+            if groups.get(name):
+                yield Need(f"operand {name} of `{op.name}`", since, **where)
+    if codec.last_result_since is not None and op.results and op.results[-1].id in used:
+        yield Need(f"result %{op.results[-1].id} of `{op.name}` (used later)",
+                   codec.last_result_since, **where)
+    for r in op.results:
+        yield from _type_needs(r.type, f"result %{r.id} of `{op.name}`", **where)
+    for block in op.regions:
+        for arg in block.args:
+            yield from _type_needs(arg.type, f"block argument %{arg.id} of `{op.name}`",
+                                   **where)
+        for inner in block.ops:
+            yield from _op_needs(inner, fn, used)
+
+
+def needs(module: Module) -> list[Need]:
+    """Everything in ``module`` newer than 13.1, in module order."""
+    out: list[Need] = []
+    if module.producer is not None:
+        out.append(Need("the producer string", V3))
+    for g in module.globals:
+        if g.constant:
+            out.append(Need(f"global @{g.name} marked constant", V3))
+        if g.visibility != "public":
+            out.append(Need(f"global @{g.name} with {g.visibility} visibility", V3))
+        out.extend(_type_needs(g.value.type, f"global @{g.name}"))
+    for fn in module.functions:
+        for p in fn.params:
+            out.extend(_type_needs(p.type, f"parameter %{p.id}", kernel=fn.name))
+        used = _used_ids(fn.body)
+        for op in fn.body.ops:
+            out.extend(_op_needs(op, fn, used))
+    return out
+
+
+def version_needs(module: Module) -> list[tuple[str, tuple[int, int]]]:
+    """Why ``module`` needs more than 13.1: ``(what, version)`` for each thing, in order."""
+    return [(n.text(), n.version) for n in needs(module)]
+
+
+def required_version(module: Module) -> tuple[int, int]:
+    """The lowest bytecode version that holds every op, type and attribute ``module`` uses."""
+    return max((n.version for n in needs(module)), default=V1)
+
+
+def check_version(module: Module, version: tuple[int, int]) -> None:
+    """Raise an EncodeError naming the first thing ``module`` uses that ``version`` lacks."""
+    missing = [n for n in needs(module) if n.version > version]
+    if not missing:
+        return
+    first = missing[0]
+    more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+    raise EncodeError(
+        f"{first.what} needs bytecode {version_text(first.version)} or later, but "
+        f"{version_text(version)} was asked for{more}; the module needs "
+        f"{version_text(max(n.version for n in missing))}",
+        kernel=first.kernel, op=first.op, where=first.where)

@@ -1,0 +1,161 @@
+"""``encode``: a Module as Tile IR bytecode of one version (13.1 ... 13.4).
+
+The file is the 12-byte header, then sections (TILEIR_FACTS.md section 3):
+Func (the entry functions and their bodies), Global, Constant, Debug, Type,
+Producer and String, then the end byte.  Bodies are written first because
+they fill the string, type and constant pools the other sections lay out.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from tileir.dialect import VERSIONS, parse_version, version_text
+from tileir.errors import EncodeError
+from tileir.module import Dense, Function, Module
+from tileir.types import FunctionType
+from tileir.encode.attrcodec import write_tagged
+from tileir.encode.debuginfo import DebugWriter
+from tileir.encode.optable import dense_fault
+from tileir.encode.opwrite import WriteScope, check_block, write_ops
+from tileir.encode.pools import Pools, write_table
+from tileir.encode.versions import check_version, required_version
+from tileir.encode.wire import MAGIC, SECTION, Sink
+
+__all__ = ["encode", "resolve_version"]
+
+_ENTRY, _HAS_HINTS = 0x02, 0x04
+_VISIBILITY = ("public", "private")
+
+
+def resolve_version(module: Module, version) -> tuple[int, int]:
+    """``version`` as a ``(13, N)`` pair; None picks the module's required version."""
+    if version is None:
+        return required_version(module)
+    if isinstance(version, str):
+        try:
+            return parse_version(version)
+        except ValueError as e:
+            raise EncodeError(str(e)) from None
+    try:
+        pair = tuple(version)
+    except TypeError:
+        pair = ()
+    if pair not in VERSIONS:
+        known = ", ".join(map(version_text, VERSIONS))
+        raise EncodeError(f"bytecode version {version!r} is not one tileiras 13.4.92 accepts "
+                          f"({known})")
+    return pair  # type: ignore[return-value]
+
+
+def encode(module: Module, version: Union[tuple[int, int], str, None] = None, *,
+           debug_info: bool = False) -> bytes:
+    """Write ``module`` as bytecode of ``version`` (default: the lowest that holds it).
+
+    ``debug_info=True`` adds a Debug section with each op's and function's
+    ``loc`` (so ``tileirdisasm -g`` and ``tileiras --lineinfo`` see the user's
+    file and line).  Raises :class:`~tileir.errors.EncodeError` when the version
+    lacks something the module uses (naming it, its function, its source
+    location and the version it needs) or the module breaks the bytecode's
+    structure (a value used out of scope, a block without a terminator ...).
+    """
+    v = resolve_version(module, version)
+    check_version(module, v)
+    pools = Pools(v)
+    debug = DebugWriter(pools) if debug_info else None
+
+    names = [f.name for f in module.functions] + [g.name for g in module.globals]
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise EncodeError(f"symbol names must be distinct; {', '.join(twice)} appear twice")
+    funcs = Sink()
+    funcs.varint(len(module.functions))
+    for fn in module.functions:
+        _write_function(funcs, fn, pools, debug)
+    globals_ = _globals(module, pools) if module.globals else None
+    producer = None
+    if module.producer is not None:
+        p = Sink()
+        p.varint(pools.string(module.producer))
+        producer = bytes(p.buf)
+    debug_payload = debug.payload() if debug is not None else None
+
+    out = Sink()
+    out.raw(MAGIC)
+    out.raw(bytes([v[0], v[1], 0, 0]))  # major, minor, tag (u16 LE) = 0
+    _section(out, "func", bytes(funcs.buf), 8)
+    if globals_ is not None:
+        _section(out, "global", globals_, 1)
+    if pools.constants:
+        _section(out, "constant", _table(pools.constants, 8), 8)
+    if debug_payload is not None:
+        _section(out, "debug", debug_payload, 8)
+    _section(out, "type", _table(pools.types.entries, 4), 4)
+    if producer is not None:
+        _section(out, "producer", producer, 1)
+    _section(out, "string", _table(pools.strings, 4), 4)
+    out.byte(SECTION["end"])
+    return bytes(out.buf)
+
+
+def _table(entries: list[bytes], width: int) -> bytes:
+    s = Sink()
+    write_table(s, entries, width)
+    return bytes(s.buf)
+
+
+def _section(out: Sink, name: str, payload: bytes, alignment: int) -> None:
+    aligned = alignment > 1
+    out.byte(SECTION[name] | (0x80 if aligned else 0))
+    out.varint(len(payload))
+    if aligned:
+        out.varint(alignment)
+        out.pad_to(alignment)
+    out.raw(payload)
+
+
+def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> None:
+    scope = WriteScope(pools, fn.name)
+    if not fn.name:
+        raise scope.fail("an entry function needs a name")
+    if fn.body.args:
+        raise scope.fail("the body block takes no arguments (parameters are Function.params)")
+    for p in fn.params:
+        scope.define(p)
+    body = Sink()
+    write_ops(body, fn.body.ops, scope)
+    check_block(fn.body, scope, None, final="return")
+    loc_index = debug.function(fn.name, fn.loc, scope.locs) if debug is not None else 0
+
+    s.varint(pools.string(fn.name))
+    s.varint(pools.type(FunctionType(tuple(p.type for p in fn.params), ())))
+    s.byte(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
+    s.varint(loc_index)
+    if fn.hints is not None:
+        write_tagged(s, fn.hints, pools)
+    s.varint(len(body))
+    s.raw(bytes(body.buf))
+
+
+def _globals(module: Module, pools: Pools) -> bytes:
+    s = Sink()
+    s.varint(len(module.globals))
+    for g in module.globals:
+        where = f"global @{g.name}"
+        if not g.name:
+            raise EncodeError(f"{where}: a global needs a name")
+        if not isinstance(g.value, Dense) or g.value.type.rank != 1:
+            raise EncodeError(f"{where}: the value must be a rank-1 dense tile, not {g.value!r}")
+        fault = dense_fault(g.value.type, g.value.data)
+        if fault:
+            raise EncodeError(f"{where}: {fault}")
+        if g.visibility not in _VISIBILITY or g.alignment < 0:
+            raise EncodeError(f"{where}: visibility {g.visibility!r} / alignment {g.alignment}")
+        s.varint(pools.string(g.name))
+        s.varint(pools.type(g.value.type))
+        s.varint(pools.constant(g.value.data))
+        s.varint(g.alignment)
+        if pools.version >= (13, 3):
+            s.varint(_VISIBILITY.index(g.visibility))
+            s.varint(int(bool(g.constant)))
+    return bytes(s.buf)
