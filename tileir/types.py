@@ -243,7 +243,7 @@ class StridedViewType:
 
     def __str__(self) -> str:
         pad = f", padding_value = {self.padding}" if self.padding is not None else ""
-        strides = ", ".join(map(str, self.traversal_strides))
+        strides = ",".join(map(str, self.traversal_strides))  # tileirdisasm: `[2,1]`
         return (f"strided_view<tile=({_shape_text(self.tile_shape)}), traversal_strides=[{strides}]"
                 f"{pad}, {self.tensor_view}{_dim_map_text(self.dim_map)}>")
 

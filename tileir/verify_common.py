@@ -1,0 +1,71 @@
+"""Small checks the verifier's rules share (each fails with the offending types in its message)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tileir.signatures import operand_groups
+from tileir.types import TOKEN, Format, TileType
+
+__all__ = ["types_text", "names_of", "tile", "float_tile", "int_tile", "scalar_int",
+           "same_types", "one_result", "token"]
+
+
+def types_text(values) -> str:
+    return ", ".join(str(v.type) for v in values)
+
+
+def names_of(op) -> list[str]:
+    """The signature's group name of each operand, in order."""
+    out = []
+    for name, values in operand_groups(op).items():
+        out.extend([name] * len(values))
+    return out
+
+
+def tile(c, v, what: str) -> TileType:
+    if not isinstance(v.type, TileType):
+        c.fail(f"{what} must be a tile, got {v.type}")
+    return v.type
+
+
+def float_tile(c, v, what: str) -> TileType:
+    t = tile(c, v, what)
+    if not (isinstance(t.element, Format) and t.element.is_float):
+        c.fail(f"{what} must be a tile of floats, got {t}")
+    return t
+
+
+def int_tile(c, v, what: str) -> TileType:
+    t = tile(c, v, what)
+    if not (isinstance(t.element, Format) and t.element.is_int):
+        c.fail(f"{what} must be a tile of integers, got {t}")
+    return t
+
+
+def scalar_int(c, v, what: str) -> TileType:
+    t = int_tile(c, v, what)
+    if t.rank != 0:
+        c.fail(f"{what} must be a rank-0 integer tile, got {t}")
+    return t
+
+
+def token(c, v, what: str) -> None:
+    if v.type != TOKEN:
+        c.fail(f"{what} must be a token, got {v.type}")
+
+
+def same_types(c, values, names) -> None:
+    values = tuple(values)
+    if any(v.type != values[0].type for v in values):
+        pairs = ", ".join(f"{n} {v.type}" for n, v in zip(names, values))
+        c.fail(f"operands must have one type, got {pairs}")
+
+
+def one_result(c, op, t=None, count: int = 1) -> Optional[object]:
+    """``op`` has ``count`` results (and, for one, of type ``t`` when given)."""
+    if len(op.results) != count:
+        c.fail(f"has {len(op.results)} results; `{op.name}` makes {count}")
+    if count == 1 and t is not None and op.results[0].type != t:
+        c.fail(f"result is {op.results[0].type}, expected {t}")
+    return op.results[0].type if count == 1 else None

@@ -1,0 +1,314 @@
+"""Type rules of every body op: one ``rule(check, op)`` per op in :data:`VERIFY_RULES`.
+
+A rule sees an op whose operands are in scope and whose operand counts and
+attribute kinds already match its signature (tileir/verify.py checked them); it
+checks what the op's family demands of types, shapes and attribute values and
+calls ``check.fail(message)`` at the first thing wrong.  Rules of the memory
+ops live in :mod:`tileir.verify_memory`, those of reductions, shapes and control
+flow in :mod:`tileir.verify_shapes`.  Where the dialect's verifier was
+probed (``tileirdisasm`` verifies what it reads), the rule follows its answer;
+tests/test_verify.py holds both verdicts side by side.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tileir.dialect import BODY_OPS
+from tileir.signatures import SIGNATURES, attr_of
+from tileir.types import F32, I1, Format, PointerType, TileType
+from tileir.verify_common import float_tile, int_tile, names_of, one_result, same_types, tile
+from tileir.verify_memory import MEMORY_RULES
+from tileir.verify_shapes import SHAPE_RULES
+
+__all__ = ["VERIFY_RULES", "TERMINATORS"]
+
+#: ops that end a block
+TERMINATORS = frozenset({"continue", "break", "yield", "return"})
+
+_IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf")
+_ROUNDING = {"addf": _IEEE, "subf": _IEEE, "mulf": _IEEE, "fma": _IEEE,
+             "divf": _IEEE + ("approx", "full"), "sqrt": _IEEE + ("approx",),
+             "exp": ("approx", "full"), "tanh": ("approx", "full")}
+
+
+def _float_modifiers(c, op, fmt) -> None:
+    attrs = {name for name, _k, _d in SIGNATURES[op.name].attrs}
+    if "rounding" in attrs and op.name in _ROUNDING:
+        r = attr_of(op, "rounding")
+        if r not in _ROUNDING[op.name]:
+            c.fail(f"rounding<{r}> is not allowed; `{op.name}` takes "
+                   f"{', '.join(_ROUNDING[op.name])}")
+        if r == "approx" and fmt != F32:
+            c.fail(f"rounding<approx> is for f32 only, the operands are {fmt}")
+    if "flush_to_zero" in attrs and attr_of(op, "flush_to_zero") and fmt != F32:
+        c.fail(f"flush_to_zero is for f32 only, the operands are {fmt}")
+
+
+# the element formats arithmetic takes (probed with tileirdisasm, op by op)
+ARITH_FORMATS = {"float": ("f16", "bf16", "f32", "f64"),
+                 "int": ("i1", "i8", "i16", "i32", "i64")}
+
+
+def _arith_format(c, op, t: TileType, kind: str) -> None:
+    if t.element.name not in ARITH_FORMATS[kind]:
+        c.fail(f"`{op.name}` computes on {', '.join(ARITH_FORMATS[kind])} tiles, not {t}")
+
+
+def _elementwise(kind: str) -> Callable:
+    """n operands of one tile type of `kind` elements, one result of that type."""
+    def rule(c, op):
+        names = names_of(op)
+        check = float_tile if kind == "float" else int_tile
+        for v, name in zip(op.operands, names):
+            check(c, v, name)
+        same_types(c, op.operands, names)
+        _arith_format(c, op, op.operands[0].type, kind)
+        one_result(c, op, op.operands[0].type)
+        if kind == "float":
+            _float_modifiers(c, op, op.operands[0].type.element)
+    return rule
+
+
+def _negi(c, op):
+    _elementwise("int")(c, op)
+    if attr_of(op, "overflow") == "no_unsigned_wrap":
+        c.fail("overflow<no_unsigned_wrap> is not allowed on negi (none, no_signed_wrap, "
+               "no_wrap)")
+
+
+def _divi(c, op):
+    _elementwise("int")(c, op)
+    r = attr_of(op, "rounding")
+    if r not in ("zero", "negative_inf", "positive_inf"):
+        c.fail(f"rounding<{r}> is not allowed; divi takes zero, negative_inf, positive_inf")
+    if r == "negative_inf" and attr_of(op, "signedness") == "unsigned":
+        c.fail("rounding<negative_inf> is not allowed with unsigned")
+
+
+def _fpowi(c, op):
+    base = float_tile(c, op.operands[0], "source")
+    _arith_format(c, op, base, "float")
+    exp = int_tile(c, op.operands[1], "exponent")
+    if exp.element.bits > 32:
+        c.fail(f"exponent is {exp}; fpowi takes i1, i8, i16 or i32 exponents")
+    if exp.shape != base.shape:
+        c.fail(f"exponent is {exp}, its shape must be the source's {base}")
+    one_result(c, op, base)
+
+
+_MMAF = {"f16": ("f16", "f32"), "bf16": ("f32",), "tf32": ("f32",), "f32": ("f32",),
+         "f64": ("f64",), "f8E4M3FN": ("f16", "f32"), "f8E5M2": ("f16", "f32")}
+
+
+def _mma_shapes(c, lhs: TileType, rhs: TileType, acc: TileType) -> None:
+    if lhs.rank not in (2, 3) or rhs.rank != lhs.rank or acc.rank != lhs.rank:
+        c.fail(f"operands {lhs}, {rhs}, {acc} must all be rank 2 (M×K, K×N, M×N) or all "
+               "rank 3 (batched)")
+    if rhs.shape[:-2] != lhs.shape[:-2] or acc.shape[:-2] != lhs.shape[:-2]:
+        c.fail(f"batch dimensions of {lhs}, {rhs}, {acc} differ")
+    (m, k), (k2, n) = lhs.shape[-2:], rhs.shape[-2:]
+    if k != k2 or acc.shape[-2:] != (m, n):
+        c.fail(f"shapes {lhs}, {rhs}, {acc} are not M×K, K×N, M×N")
+
+
+def _mmaf(c, op):
+    lhs, rhs, acc = (float_tile(c, v, n) for v, n in zip(op.operands, ("lhs", "rhs", "acc")))
+    if lhs.element != rhs.element:
+        c.fail(f"lhs {lhs} and rhs {rhs} must have the same element format")
+    pairs = _MMAF.get(lhs.element.name)
+    if pairs is None or acc.element.name not in pairs:
+        table = "; ".join(f"{a} -> {', '.join(b)}" for a, b in _MMAF.items())
+        c.fail(f"{lhs.element} operands with a {acc.element} accumulator is not a pair mmaf "
+               f"has ({table})")
+    _mma_shapes(c, lhs, rhs, acc)
+    one_result(c, op, acc)
+
+
+def _mmai(c, op):
+    lhs, rhs, acc = (int_tile(c, v, n) for v, n in zip(op.operands, ("lhs", "rhs", "acc")))
+    if lhs.element.name != "i8" or rhs.element.name != "i8" or acc.element.name != "i32":
+        c.fail(f"mmai multiplies i8 tiles into an i32 accumulator, got {lhs}, {rhs}, {acc}")
+    _mma_shapes(c, lhs, rhs, acc)
+    one_result(c, op, acc)
+
+
+def _mmaf_scaled(c, op):
+    lhs, rhs, acc, ls, rs = (float_tile(c, v, n) for v, n in zip(op.operands, names_of(op)))
+    for t, name in ((lhs, "lhs"), (rhs, "rhs")):
+        if t.element.name not in ("f8E4M3FN", "f8E5M2", "f4E2M1FN"):
+            c.fail(f"{name} is {t}; mmaf_scaled takes f8E4M3FN, f8E5M2 or f4E2M1FN")
+    if acc.element.name != "f32":
+        c.fail(f"acc is {acc}; mmaf_scaled accumulates in f32")
+    for t, name in ((ls, "lhs_scale"), (rs, "rhs_scale")):
+        if t.element.name not in ("f8E4M3FN", "f8E8M0FNU", "fnv8E5M3FNU") or t.rank != lhs.rank:
+            c.fail(f"{name} is {t}; scales are f8E4M3FN, f8E8M0FNU or fnv8E5M3FNU tiles of the "
+                   "operands' rank")
+    _mma_shapes(c, lhs, rhs, acc)
+    k, blocks = lhs.shape[-1], ls.shape[-1]
+    if ls.shape[-2] != lhs.shape[-2] or rs.shape[-1] != rhs.shape[-1] or \
+            rs.shape[-2] != blocks or k % blocks:
+        c.fail(f"scales {ls}, {rs} do not fit M×(K/B), (K/B)×N for {lhs}, {rhs}")
+    one_result(c, op, acc)
+
+
+# ----------------------------------------------------------------------------- compare, convert
+
+
+def _cmp(kind):
+    def rule(c, op):
+        check = float_tile if kind == "float" else int_tile
+        lhs = check(c, op.operands[0], "lhs")
+        check(c, op.operands[1], "rhs")
+        same_types(c, op.operands, ("lhs", "rhs"))
+        _arith_format(c, op, lhs, kind)
+        one_result(c, op, TileType(lhs.shape, I1))
+    return rule
+
+
+def _select(c, op):
+    cond = tile(c, op.operands[0], "cond")
+    a, b = tile(c, op.operands[1], "if_true"), tile(c, op.operands[2], "if_false")
+    if cond.element != I1 or cond.shape != a.shape:
+        c.fail(f"cond is {cond}; it must be an i1 tile of the values' shape {a.shape}")
+    same_types(c, op.operands[1:], ("if_true", "if_false"))
+    one_result(c, op, a)
+
+
+def _convert(src_kind: str, dst_kind: str, rule_extra=None):
+    def rule(c, op):
+        check = {"float": float_tile, "int": int_tile}
+        src = check[src_kind](c, op.operands[0], "source")
+        one_result(c, op)
+        dst = check[dst_kind](c, op.results[0], "result")
+        if dst.shape != src.shape:
+            c.fail(f"result {dst} must keep the source's shape {src.shape}")
+        if rule_extra is not None:
+            rule_extra(c, op, src.element, dst.element)
+    return rule
+
+
+# (min exponent, max exponent, precision) as LLVM's fltSemantics have them
+_RANGE = {"f16": (-14, 15, 11), "bf16": (-126, 127, 8), "f32": (-126, 127, 24),
+          "tf32": (-126, 127, 11), "f64": (-1022, 1023, 53), "f8E4M3FN": (-6, 8, 4),
+          "f8E5M2": (-14, 15, 3), "f8E8M0FNU": (-127, 127, 1), "f4E2M1FN": (0, 2, 2),
+          "fnv8E5M3FNU": (-14, 16, 4)}
+_ALL_ROUNDINGS = ("nearest_even", "zero", "negative_inf", "positive_inf", "nearest_away")
+
+
+def _ftof_roundings(src: Format, dst: Format) -> tuple[str, ...]:
+    """The roundings tileirdisasm 13.4.92 accepts for ftof src -> dst (probed pair by pair)."""
+    if dst.name == "f8E8M0FNU":
+        return ("zero", "positive_inf")
+    if dst.name in ("f8E4M3FN", "f8E5M2", "f4E2M1FN", "fnv8E5M3FNU"):
+        return ("nearest_even",)
+    (lo, hi, p), (lo2, hi2, p2) = _RANGE[src.name], _RANGE[dst.name]
+    if lo >= lo2 and hi <= hi2 and p <= p2:  # every value fits: any rounding is exact
+        return _ALL_ROUNDINGS
+    extra = {("f32", "tf32"): ("nearest_away",), ("f64", "f32"): ("negative_inf", "positive_inf")}
+    return ("nearest_even", "zero") + extra.get((src.name, dst.name), ())
+
+
+def _ftof_extra(c, op, src: Format, dst: Format):
+    if src == dst:
+        c.fail(f"converting {src} to {dst} is a no-op")
+    r = attr_of(op, "rounding")
+    allowed = _ftof_roundings(src, dst)
+    if r not in allowed:
+        c.fail(f"rounding<{r}> is not allowed for ftof {src} -> {dst} ({', '.join(allowed)})")
+
+
+def _ftoi_extra(c, op, src, dst):
+    if dst.name == "i4":
+        c.fail("ftoi does not make i4 tiles")
+    if attr_of(op, "rounding") != "nearest_int_to_zero":
+        c.fail(f"ftoi rounds nearest_int_to_zero only, not {attr_of(op, 'rounding')}")
+
+
+def _itof_extra(c, op, src, dst):
+    if dst.name == "f8E8M0FNU":
+        c.fail("itof does not make f8E8M0FNU tiles")
+    if attr_of(op, "rounding") != "nearest_even":
+        c.fail(f"itof rounds nearest_even only, not {attr_of(op, 'rounding')}")
+
+
+def _exti_extra(c, op, src, dst):
+    if dst.bits <= src.bits:
+        c.fail(f"exti must widen: {src} to {dst}")
+
+
+def _trunci_extra(c, op, src, dst):
+    if dst.bits >= src.bits:
+        c.fail(f"trunci must narrow: {src} to {dst}")
+
+
+def _bitcast(c, op):
+    src = tile(c, op.operands[0], "source")
+    one_result(c, op)
+    dst = tile(c, op.results[0], "result")
+    if not isinstance(src.element, Format) or not isinstance(dst.element, Format):
+        c.fail(f"bitcast converts number tiles ({src} to {dst}); pointers use int_to_ptr, "
+               "ptr_to_int, ptr_to_ptr")
+    if {src.element.name, dst.element.name} & {"i1", "i4", "f4E2M1FN"}:
+        c.fail(f"bitcast does not take i1, i4 or f4E2M1FN tiles ({src} to {dst})")
+    width = {"tf32": 19}  # tf32 occupies 32 bits of memory but is 19 bits wide
+    if src.shape != dst.shape or width.get(src.element.name, src.element.bits) != width.get(
+            dst.element.name, dst.element.bits):
+        c.fail(f"bitcast keeps shape and bit width: {src} to {dst}")
+
+
+def _pointer_cast(src_ptr: bool, dst_ptr: bool):
+    def rule(c, op):
+        src = tile(c, op.operands[0], "source")
+        one_result(c, op)
+        dst = tile(c, op.results[0], "result")
+        for t, want, name in ((src, src_ptr, "source"), (dst, dst_ptr, "result")):
+            is_ptr = isinstance(t.element, PointerType)
+            if is_ptr != want or (not want and t.element.name != "i64"):
+                c.fail(f"{name} is {t}; it must be a tile of {'pointers' if want else 'i64'}")
+        if src.shape != dst.shape:
+            c.fail(f"result {dst} must keep the source's shape {src.shape}")
+    return rule
+
+
+def _pack(c, op):
+    src = tile(c, op.operands[0], "source")
+    one_result(c, op)
+    dst = tile(c, op.results[0], "result")
+    packed, raw = (dst, src) if op.name == "pack" else (src, dst)
+    if packed.rank != 1 or packed.element.name != "i8" or raw.rank != 1 or \
+            not isinstance(raw.element, Format):
+        c.fail(f"{op.name} goes between a rank-1 tile and a rank-1 i8 tile, got {src} -> {dst}")
+    if raw.size * raw.element.bits != packed.size * 8:
+        c.fail(f"{raw} holds {raw.size * raw.element.bits // 8} bytes, {packed} holds "
+               f"{packed.size}")
+
+
+_FAMILIES = {
+    _elementwise("float"): "addf subf mulf divf fma remf negf absf maxf minf exp exp2 log log2 "
+                           "sqrt rsqrt sin cos tan sinh cosh tanh atan2 fpowf ceil floor",
+    _elementwise("int"): "addi subi muli shli shri remi mulhii maxi mini absi andi ori xori",
+    _cmp("float"): "cmpf",
+    _cmp("int"): "cmpi",
+    _convert("float", "float", _ftof_extra): "ftof",
+    _convert("float", "int", _ftoi_extra): "ftoi",
+    _convert("int", "float", _itof_extra): "itof",
+    _convert("int", "int", _exti_extra): "exti",
+    _convert("int", "int", _trunci_extra): "trunci",
+    _pointer_cast(False, True): "int_to_ptr",
+    _pointer_cast(True, False): "ptr_to_int",
+    _pointer_cast(True, True): "ptr_to_ptr",
+    _pack: "pack unpack",
+}
+
+#: op name -> rule(check, op); one per body op.
+VERIFY_RULES: dict[str, Callable] = {
+    name: rule for rule, names in _FAMILIES.items() for name in names.split()}
+VERIFY_RULES.update({
+    "negi": _negi, "divi": _divi, "fpowi": _fpowi, "mmaf": _mmaf, "mmai": _mmai,
+    "mmaf_scaled": _mmaf_scaled, "select": _select, "bitcast": _bitcast,
+})
+VERIFY_RULES.update(SHAPE_RULES)
+VERIFY_RULES.update(MEMORY_RULES)
+
+assert set(VERIFY_RULES) == set(BODY_OPS), set(VERIFY_RULES) ^ set(BODY_OPS)
