@@ -16,6 +16,7 @@ line each and a total.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
@@ -37,6 +38,22 @@ class GateResult:
 
     def line(self) -> str:
         return f"{'pass' if self.ok else 'FAIL'}  {self.kernel:<28} {self.detail}"
+
+
+def _guarded(gate: Callable) -> Callable:
+    """A gate answers a failing GateResult for any tileir error (a refusal, a mismatch, a
+    tool that refused), so one broken kernel never hides the others."""
+
+    @functools.wraps(gate)
+    def run(spec: KernelSpec, *args, **kwargs) -> GateResult:
+        from tileir.errors import TileIRError
+
+        try:
+            return gate(spec, *args, **kwargs)
+        except TileIRError as err:
+            return GateResult(spec.name, False, str(err).replace("\n", " / "))
+
+    return run
 
 
 def golden_dir() -> Path:
@@ -85,6 +102,7 @@ def write_golden(specs: Iterable[KernelSpec], root: Optional[Path] = None) -> li
     return written
 
 
+@_guarded
 def gate_text(spec: KernelSpec, root: Optional[Path] = None) -> GateResult:
     """Gate 0 for one kernel."""
     from tileir.encode import decode
@@ -115,9 +133,10 @@ def gate_text(spec: KernelSpec, root: Optional[Path] = None) -> GateResult:
                                        f"agrees, decodes equal")
 
 
+@_guarded
 def gate_asm(spec: KernelSpec, archs: Sequence[str], root: Optional[Path] = None) -> GateResult:
     """Gate 1 for one kernel: every pinned bytecode assembles for every architecture."""
-    from tileir.real.cubin import symbols
+    from tileir.real.cubin import kernel_names
     from tileir.real.tileiras import assemble
 
     paths = golden_paths(spec.name, root)
@@ -128,43 +147,37 @@ def gate_asm(spec: KernelSpec, archs: Sequence[str], root: Optional[Path] = None
         data = path.read_bytes()
         for arch in archs:
             cubin = assemble(data, arch, kernel=spec.name)
-            if spec.name not in symbols(cubin):
+            if spec.name not in kernel_names(cubin):
                 return GateResult(spec.name, False, f"the {arch} cubin of {path.name} lacks the "
-                                                    f"symbol `{spec.name}`")
+                                                    f"kernel symbol `{spec.name}`")
     return GateResult(spec.name, True, f"{len(blobs) * len(archs)} cubin(s) for "
                                        f"{' '.join(archs)} hold `{spec.name}`")
 
 
+@_guarded
 def gate_fake(spec: KernelSpec, seed: int = 0) -> GateResult:
     """Gate 2 on the fake device: the interpreted kernel agrees with its reference."""
     from tileir.fake import FakeDevice
 
     kernel = spec.kernel()
     inputs, grid = spec.inputs(np.random.default_rng(seed))
-    FakeDevice(mode="both").run(kernel, *inputs, grid=grid)
+    device = FakeDevice(mode="both", references={spec.name: spec.reference},
+                        tolerances={spec.name: spec.tolerance})
+    device.run(kernel, *inputs, grid=grid)
     tol = "bit-exact" if spec.tolerance is None else f"within {spec.tolerance}"
     return GateResult(spec.name, True, f"interpreter agrees with the reference ({tol})")
-
-
-def _guard(fn: Callable, spec: KernelSpec, *args) -> GateResult:
-    from tileir.errors import TileIRError
-
-    try:
-        return fn(spec, *args)
-    except TileIRError as err:
-        return GateResult(spec.name, False, str(err).replace("\n", " / "))
 
 
 def run_gate(name: str, specs: Sequence[KernelSpec], *, archs: Sequence[str] = (),
              jobs: int = 2) -> list:
     """Run gate ``name`` over ``specs`` (``jobs`` kernels at a time for the assembler)."""
     if name == "text":
-        return [_guard(gate_text, s) for s in specs]
+        return [gate_text(s) for s in specs]
     if name == "fake":
-        return [_guard(gate_fake, s) for s in specs]
+        return [gate_fake(s) for s in specs]
     if name == "asm":
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            return list(pool.map(lambda s: _guard(gate_asm, s, archs), specs))
+            return list(pool.map(lambda s: gate_asm(s, archs), specs))
     raise ValueError(f"unknown gate {name!r}; the gates are {', '.join(GATES)}")
 
 
