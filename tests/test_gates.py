@@ -33,10 +33,22 @@ def test_gate_fake_passes_on_the_chapter():
 
 @needs_tools
 def test_gate_text_turns_red_when_the_lowering_changes(monkeypatch):
+    import attrs
+
     import tileir.lower.lowering as lowering
     from tileir.module import DivBy
 
-    monkeypatch.setattr(lowering, "DivBy", lambda d: DivBy(8))  # a weaker alignment promise
+    original = lowering.lower
+
+    def weaker_alignment(program):  # a mutant lowering: `assume div_by<8>` instead of 16
+        module = original(program)
+        fn = module.functions[0]
+        ops = tuple(attrs.evolve(op, attrs={"predicate": DivBy(8)}) if op.name == "assume"
+                    else op for op in fn.body.ops)
+        body = attrs.evolve(fn.body, ops=ops)
+        return attrs.evolve(module, functions=(attrs.evolve(fn, body=body),))
+
+    monkeypatch.setattr(lowering, "lower", weaker_alignment)
     result = gate_text(get("vadd"))
     assert not result.ok and "text differs from vadd.mlir" in result.detail
 
@@ -104,12 +116,39 @@ def test_gate_fake_turns_red_when_a_reference_is_wrong():
     assert not result.ok and "element 5000 (block [2, 0, 0])" in result.detail
 
 
+def _retyped(module, change):
+    """``module`` with every value's type passed through ``change`` (a mutant lowering)."""
+    import attrs
+
+    from tileir.module import Block, Value
+
+    def value(v):
+        return Value(v.id, change(v.type))
+
+    def block(b):
+        return Block([value(a) for a in b.args], [
+            attrs.evolve(op, operands=[value(v) for v in op.operands],
+                         results=[value(v) for v in op.results],
+                         regions=[block(r) for r in op.regions]) for op in b.ops])
+
+    fns = [attrs.evolve(f, params=[value(p) for p in f.params], body=block(f.body))
+           for f in module.functions]
+    return attrs.evolve(module, functions=fns)
+
+
 def test_gate_fake_turns_red_when_the_lowering_drops_padding(monkeypatch):
     """softmax over 3 of 4 lanes: with zero padding instead of neg_inf every value is off."""
+    import attrs
+
     import tileir.lower.lowering as lowering
     from tileir.types import PartitionViewType
 
-    monkeypatch.setattr(lowering, "PartitionViewType",
-                        lambda tile, tv, dims, pad: PartitionViewType(tile, tv, dims, "zero"))
+    original = lowering.lower
+
+    def zero_padding(program):
+        return _retyped(original(program), lambda t: attrs.evolve(t, padding="zero")
+                        if isinstance(t, PartitionViewType) else t)
+
+    monkeypatch.setattr(lowering, "lower", zero_padding)
     result = gate_fake(get("softmax"))
     assert not result.ok and "argument 1 (Out)" in result.detail

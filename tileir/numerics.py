@@ -24,7 +24,7 @@ from tileir.formats import numpy_dtype
 from tileir.module import Dense
 from tileir.types import Format, PointerType, TileType
 
-__all__ = ["scalar_bits", "scalar_value", "dense_of", "dense_array", "dense_splat_value",
+__all__ = ["f64_to_f32_odd", "scalar_bits", "scalar_value", "dense_of", "dense_array", "dense_splat_value",
            "element_bytes", "tf32_round"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -47,6 +47,35 @@ def tf32_round(x: np.ndarray) -> np.ndarray:
     return out.view(np.float32)
 
 
+def f64_to_f32_odd(x: np.ndarray) -> np.ndarray:
+    """float64 -> float32 rounded to odd (truncate, then set the last bit if inexact)."""
+    x = np.asarray(x, dtype=np.float64)
+    r = x.astype(np.float32)
+    back = r.astype(np.float64)
+    inexact = (back != x) & np.isfinite(x)
+    if not inexact.any():
+        return r
+    r = r.copy()
+    over = inexact & (np.abs(back) > np.abs(x))
+    r[over] = np.nextafter(r[over], np.float32(0))
+    bits = r.view(np.uint32)
+    bits[inexact] |= np.uint32(1)
+    return r
+
+
+def _narrow_float(values, fmt: Format) -> np.ndarray:
+    """float64 values rounded once, to nearest-even, into ``fmt`` (ml_dtypes would round
+    twice from float64: to odd in float32 first keeps the one rounding correct)."""
+    x = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if fmt.name in ("f64", "f32", "f16"):
+            return x.astype(numpy_dtype(fmt))  # numpy rounds these directly and correctly
+        narrow = f64_to_f32_odd(x)
+        if fmt.name == "tf32":
+            return tf32_round(narrow)
+        return narrow.astype(numpy_dtype(fmt))
+
+
 def _fnv8_value(bits: int) -> float:
     """fnv8E5M3FNU: unsigned, 5 exponent bits (bias 15), 3 mantissa bits; 0xFF is NaN."""
     if bits == 0xFF:
@@ -67,10 +96,7 @@ def scalar_bits(fmt: Format, value) -> int:
         if math.isnan(v):
             return 0xFF
         return min(range(255), key=lambda b: abs(table[b] - v))
-    arr = np.array([value], dtype=np.float64).astype(numpy_dtype(fmt))
-    if fmt.name == "tf32":
-        arr = tf32_round(arr)
-    raw = arr.tobytes()
+    raw = _narrow_float([value], fmt).tobytes()
     return int.from_bytes(raw, "little")
 
 
@@ -93,10 +119,10 @@ def _host_elements(fmt: Format, values) -> np.ndarray:
     if fmt.name == "fnv8E5M3FNU":
         flat = np.asarray(values, dtype=np.float64).ravel()
         return np.array([scalar_bits(fmt, v) for v in flat], dtype=np.uint8)
-    arr = np.asarray(values).astype(numpy_dtype(fmt)).ravel()
-    if fmt.name == "tf32":
-        arr = tf32_round(arr)
-    return arr
+    arr = np.asarray(values)
+    if fmt.is_float and arr.dtype != numpy_dtype(fmt):
+        return _narrow_float(arr, fmt).ravel()
+    return arr.astype(numpy_dtype(fmt)).ravel()
 
 
 def dense_of(tile_type: TileType, values) -> Dense:

@@ -1,0 +1,316 @@
+"""The fake device's interpreter: evaluates a lowered Module's entry over a whole grid.
+
+:func:`interpret` runs the entry for every tile block of the grid together: each
+SSA value is a numpy array whose leading axis is the batch of blocks (see
+``values``), so a launch costs a few numpy passes per op, not a Python loop per
+block.  The grid is cut into chunks of blocks when the values of one chunk would
+pass ``max_chunk_bytes``; chunks run one after another (any order of blocks is a
+valid schedule of the device).  Memory lives in a fake flat address space
+(``memory``); ops are evaluated by the rule table ``rules.NUMPY_RULES``, whose
+modules document the numerics (``rules_float``, ``rules_int``, ``rules_convert``,
+``rounding``; the reduction and scan orders in ``rules_misc``).
+
+Control flow is run apart (``control``).  Blocks of the batch may disagree: an
+``if`` whose condition differs per block runs each region on the blocks that
+take it (a sub-batch: values from outside are gathered on first use) and merges
+the results; a ``for`` whose trip count differs per block, or a ``loop`` whose blocks
+``break`` at different trips, drops the blocks that are done and keeps iterating
+the rest; ``continue`` / ``break`` / ``return`` nested in ``if`` regions leave
+their region for exactly the blocks that reach them.  Execution is sequential in
+program order, which respects every token chain; tokens are threaded as values.
+
+Observer protocol (for debuggers; costs nothing when ``observer`` is None, and
+either method may be left out):
+
+* ``observer.after_op(op, results, block_ids)`` after every op, terminators and
+  control ops included (after their regions ran).  ``results`` lists the op's
+  result values in order: numpy arrays of shape ``(B, *tile_shape)`` for the
+  ``B`` blocks now running (``block_ids``, a ``(B, 3)`` int32 array of ``(x, y,
+  z)``), or view objects (``views.TensorView`` / ``views.TileView``) for views;
+  tokens are ``(B,)`` ``uint8`` zeros.  Arrays may be read-only broadcast views:
+  copy what you keep.  Ops inside a ``reduce`` /
+  ``scan`` combiner see arrays of all the pairs being combined (shape ``(B, ...)``).
+* ``observer.on_memory(op, kind, buffer, element_indices, block_ids, mask)`` for
+  every load, store and atomic, once per buffer touched: ``kind`` is ``"read"``,
+  ``"write"`` or ``"atomic"``; ``buffer`` is the argument index of a parameter's
+  buffer, ``"@name"`` for a module global, ``"alloca%<id>"`` for an alloca;
+  ``element_indices`` (``(B, *tile_shape)`` int64) are flat element indices into
+  that buffer (for an alloca: into all blocks' allocations back to back);
+  ``mask`` (same shape, bool) marks the elements actually accessed (inside the
+  tensor, mask true, in this buffer).
+* ``print_tko`` writes each block's line to ``stream`` if given, else to the
+  observer's ``print_stream`` attribute if it has one, else to ``sys.stdout``.
+
+Argument convention: a ``tile<ptr<T>>`` parameter takes a 1-D numpy array in
+``numpy_dtype(T)``; a rank-0 number parameter takes a Python or numpy scalar.
+The result lists the arguments after the launch: a new array for each buffer
+the kernel wrote; a read-only view of the caller's array for one it did not
+write; scalars unchanged.  The caller's arrays are never modified.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional, Sequence, TextIO
+
+import numpy as np
+
+from tileir.errors import InterpretError, TileIRError
+from tileir.fake.control import run_if, run_loop
+from tileir.fake.frames import Exit, Frame, all_lanes, compose
+from tileir.fake.memory import Memory
+from tileir.fake.rules import NUMPY_RULES
+from tileir.fake.values import from_scalar, value_dtype, widen
+from tileir.formats import numpy_dtype
+from tileir.module import Module, walk
+from tileir.numerics import dense_array
+from tileir.types import PointerType, TileType
+
+__all__ = ["interpret", "Machine"]
+
+_TERMINATORS = frozenset({"yield", "continue", "break", "return"})
+
+
+class Machine:
+    """One launch's interpreter state; also the ``ctx`` every rule receives."""
+
+    def __init__(self, kernel: str, memory: Memory, globals_: dict, grid: tuple[int, int, int],
+                 observer, stream: Optional[TextIO]):
+        self.kernel = kernel
+        self.memory = memory
+        self.globals = globals_
+        self.grid = grid
+        self.observer = observer
+        # either hook may be missing: a debugger that only follows memory, say
+        self.watch_ops = callable(getattr(observer, "after_op", None))
+        self.watch_memory = callable(getattr(observer, "on_memory", None))
+        if stream is None:
+            stream = getattr(observer, "print_stream", None) or sys.stdout
+        self.stream = stream
+        self.const_cache: dict[int, np.ndarray] = {}
+        self.frame: Optional[Frame] = None
+        self._alloca_scopes: list[list] = []
+        self.combining = 0
+
+    # -------------------------------------------------------------- services for the rules
+
+    @property
+    def b(self) -> int:
+        """Lanes (blocks) in the batch now running."""
+        return self.frame.size
+
+    @property
+    def block_ids(self) -> np.ndarray:
+        """``(b, 3)`` int32 block ids of the batch now running."""
+        return self.frame.block_ids
+
+    def error(self, op, message: str, lane: Optional[int] = None) -> InterpretError:
+        """An InterpretError naming the kernel, the op, its source line and the block."""
+        if lane is not None and self.frame is not None and self.frame.size:
+            x, y, z = (int(v) for v in self.frame.block_ids[min(lane, self.frame.size - 1)])
+            message = f"{message} (block ({x}, {y}, {z}))"
+        where = str(op.loc) if getattr(op, "loc", None) is not None else None
+        return InterpretError(message, kernel=self.kernel, op=op.name, where=where)
+
+    def memory_event(self, op, kind: str, buffer, elements: np.ndarray, mask: np.ndarray):
+        b = self.frame.size
+        self.observer.on_memory(op, kind, buffer, widen(np.asarray(elements), b),
+                                self.frame.block_ids, widen(np.asarray(mask), b))
+
+    def print_text(self, text: str) -> None:
+        self.stream.write(text)
+
+    def scoped_alloca(self, segment) -> None:
+        self._alloca_scopes[-1].append(segment)
+
+    def combine(self, op, block, elems: list, accs: list) -> list:
+        """Evaluate a reduce / scan combiner on whole arrays of (element, accumulator) pairs."""
+        parent = self.frame
+        frame = Frame(parent, None, parent.size, parent.block_ids, expand=elems[0].ndim - 1)
+        for i, (e, a) in enumerate(zip(elems, accs)):
+            frame.vals[block.args[2 * i].id] = e
+            frame.vals[block.args[2 * i + 1].id] = a
+        self.combining += 1
+        try:
+            exits = self.run_block(block, frame)
+        finally:
+            self.combining -= 1
+            self.frame = parent
+        if len(exits) != 1 or exits[0].kind != "yield":
+            raise self.error(op, "the combiner region must end in one yield")
+        return [np.asarray(v).astype(e.dtype) for v, e in zip(exits[0].values, elems)]
+
+    # -------------------------------------------------------------- running blocks
+
+    def observe(self, op, results: list, frame: Frame) -> None:
+        b = frame.size
+        shown = [widen(r, b) if isinstance(r, np.ndarray) and r.ndim else r for r in results]
+        self.observer.after_op(op, shown, frame.block_ids)
+
+    def _run_op(self, op, frame: Frame) -> None:
+        try:
+            args = [frame.get(v.id) for v in op.operands]
+        except KeyError as e:
+            raise self.error(op, f"operand %{e.args[0]} is used before it is defined") from None
+        rule = NUMPY_RULES.get(op.name)
+        if rule is None:
+            raise self.error(op, f"`{op.name}` is not an op of the dialect")
+        self.frame = frame
+        try:
+            results = rule(self, op, args)
+        except TileIRError:
+            raise
+        except Exception as e:  # a numpy refusal: name the op and where it was
+            raise self.error(op, f"{type(e).__name__}: {e}") from e
+        if len(results) != len(op.results):
+            raise self.error(op, f"the rule gave {len(results)} results for "
+                                 f"{len(op.results)} declared")
+        for v, r in zip(op.results, results):
+            frame.vals[v.id] = r
+        if self.watch_ops:
+            self.observe(op, results, frame)
+
+    def run_block(self, block, frame: Frame) -> list[Exit]:
+        """Run ``block`` on ``frame``'s lanes; the exits say which lanes left how."""
+        exits: list[Exit] = []
+        cur, cur_map = frame, None
+        scope: list = []
+        self._alloca_scopes.append(scope)
+        try:
+            for op in block.ops:
+                name = op.name
+                if name in _TERMINATORS:
+                    try:
+                        vals = [cur.get(v.id) for v in op.operands]
+                    except KeyError as e:
+                        raise self.error(op, f"operand %{e.args[0]} is used before it is "
+                                             "defined") from None
+                    if self.watch_ops:
+                        self.observe(op, [], cur)
+                    exits.append(Exit(name, cur_map, vals))
+                    return exits
+                if name == "if":
+                    escapes = run_if(self, op, cur)
+                elif name == "for" or name == "loop":
+                    escapes = run_loop(self, op, cur)
+                else:
+                    self._run_op(op, cur)
+                    continue
+                if not escapes:
+                    continue
+                gone = np.concatenate([all_lanes(e.lanes, cur.size) for e in escapes])
+                for e in escapes:
+                    exits.append(Exit(e.kind, compose(cur_map, all_lanes(e.lanes, cur.size)),
+                                      e.values))
+                if gone.size >= cur.size:
+                    return exits
+                keep = np.setdiff1d(np.arange(cur.size), gone)
+                cur, cur_map = Frame.sub(cur, keep), compose(cur_map, keep)
+            exits.append(Exit("yield", cur_map, []))  # an empty region yields nothing
+            return exits
+        finally:
+            self._alloca_scopes.pop()
+            for seg in scope:
+                self.memory.remove(seg)
+
+
+# ----------------------------------------------------------------------------- the entry point
+
+
+def _grid3(grid) -> tuple[int, int, int]:
+    g = tuple(int(v) for v in (grid if isinstance(grid, (tuple, list)) else (grid,)))
+    if not 1 <= len(g) <= 3 or any(v < 0 for v in g):
+        raise ValueError(f"a grid is 1 to 3 non-negative block counts, got {grid!r}")
+    return g + (1,) * (3 - len(g))
+
+
+def _bytes_per_block(fn) -> int:
+    total = 0
+    for op in walk(fn.body):
+        for r in op.results:
+            t = r.type
+            if isinstance(t, TileType):
+                total += t.size * value_dtype(t.element).itemsize
+    return max(4 * total, 1024)
+
+
+def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None,
+              max_chunk_bytes: int = 256 << 20, stream: Optional[TextIO] = None) -> list:
+    """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
+
+    ``args`` follow the entry's parameters: a 1-D numpy array (host dtype of
+    ``T``) per ``tile<ptr<T>>``, a scalar per rank-0 number parameter.  The result
+    holds a new array per buffer written, a read-only view of the caller's array
+    per buffer not written, and each scalar unchanged; inputs are never modified.
+    ``grid`` is ``(x[, y[, z]])`` blocks.  ``observer`` and ``stream``: see the
+    module docstring.  Raises :class:`~tileir.errors.InterpretError` naming the
+    op, its source line and the block for anything the kernel may not do.
+    """
+    try:
+        fn = module.function(entry)
+    except KeyError as e:
+        raise InterpretError(str(e.args[0]), kernel=entry) from None
+    try:
+        gx, gy, gz = _grid3(grid)
+    except ValueError as e:
+        raise InterpretError(str(e), kernel=entry) from None
+    if len(args) != len(fn.params):
+        raise InterpretError(f"the entry takes {len(fn.params)} argument(s), got {len(args)}",
+                             kernel=entry)
+    memory = Memory()
+    param_values = []
+    segments: dict[int, Any] = {}
+    for i, (p, a) in enumerate(zip(fn.params, args)):
+        t = p.type
+        if not isinstance(t, TileType) or t.rank != 0:
+            raise InterpretError(f"parameter {i} has type {t}; entries take rank-0 tiles",
+                                 kernel=entry)
+        if isinstance(t.element, PointerType):
+            fmt = t.element.pointee
+            arr = np.asarray(a)
+            if arr.ndim != 1 or arr.dtype != numpy_dtype(fmt):
+                raise InterpretError(
+                    f"argument {i} must be a 1-D array of {numpy_dtype(fmt)} for {t}, got "
+                    f"{arr.ndim}-D {arr.dtype}", kernel=entry)
+            same = next((j for j, b in enumerate(args[:i]) if b is a and j in segments), None)
+            if same is not None:
+                seg = segments[same]
+            else:
+                seg = memory.add(i, np.ascontiguousarray(arr), borrowed=True)
+            segments[i] = seg
+            param_values.append(np.array([seg.base], dtype=np.int64))
+        else:
+            try:
+                param_values.append(from_scalar(a, t.element))
+            except (TypeError, ValueError, OverflowError) as e:
+                raise InterpretError(f"argument {i} ({a!r}) is not a {t.element}: {e}",
+                                     kernel=entry) from None
+    globals_ = {}
+    for g in module.globals:
+        host = np.ascontiguousarray(dense_array(g.value)).reshape(-1).copy()
+        globals_[g.name] = memory.add(f"@{g.name}", host, align=max(int(g.alignment), 1),
+                                      readonly=bool(g.constant), borrowed=False)
+    machine = Machine(fn.name, memory, globals_, (gx, gy, gz), observer, stream)
+    total = gx * gy * gz
+    chunk = max(1, int(max_chunk_bytes) // _bytes_per_block(fn))
+    with np.errstate(all="ignore"):
+        for start in range(0, total, chunk):
+            lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
+            ids = np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1)
+            frame = Frame(None, None, len(lin), ids.astype(np.int32))
+            for p, v in zip(fn.params, param_values):
+                frame.vals[p.id] = v
+            machine.run_block(fn.body, frame)
+    out = []
+    for i, a in enumerate(args):
+        seg = segments.get(i)
+        if seg is None:
+            out.append(a)
+        elif seg.written:
+            out.append(seg.backing)
+        else:
+            view = np.asarray(a).view()
+            view.flags.writeable = False
+            out.append(view)
+    return out
+

@@ -1,0 +1,253 @@
+"""Tensor and tile views at run time, and where each lane's tile lives in memory.
+
+A :class:`TensorView` is a base address, a shape and strides (in elements), each
+an ``int64`` array with a batch axis (length 1 when every block agrees, as when
+they come from the view type or a scalar argument).  A :class:`TileView` adds the
+type of the partition / strided / gather-scatter view that cuts it into tiles.
+
+:func:`plan_tile` turns a view and the index operands of one load / store into a
+:class:`TilePlan`: for every lane, the element index (into the typed backing of
+the buffer's segment) of every element of its tile, which elements lie inside
+the tensor, and a fast description for the common case of tiles that lie wholly
+inside the tensor with strides shared by all lanes (then a tile is a strided
+window of the buffer and a batch of tiles is one numpy gather of whole windows,
+or a zero-copy strided view when the tiles step evenly through memory).
+
+Index conventions (CT:Types): a partition view's tile ``i`` along tile dim ``k``
+starts at element ``i * tile[k]`` of tensor dim ``dim_map[k]``; a strided view's
+at ``i * traversal_strides[k]``; both index spaces have one entry per tile dim
+(``ceil(extent / step)``).  A gather-scatter view takes element offsets for its
+dense dims and a 1-D tile of element indices for ``sparse_dim``; its index
+space is the tensor's shape.  Lanes past the tensor's extent are padding on
+loads and are never written.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from tileir.types import GatherScatterViewType, StridedViewType
+
+__all__ = ["TensorView", "TileView", "TilePlan", "plan_tile", "index_space", "tile_offsets",
+           "offset_strides"]
+
+
+def _take(a: np.ndarray, lanes) -> np.ndarray:
+    return a if lanes is None or a.shape[0] == 1 else a[lanes]
+
+
+class TensorView:
+    """A ``tensor_view`` value: ``base`` address, ``shape`` and ``strides`` (element units)."""
+
+    __slots__ = ("type", "base", "shape", "strides")
+
+    def __init__(self, type_, base: np.ndarray, shape: tuple, strides: tuple):
+        self.type = type_
+        self.base = base
+        self.shape = shape
+        self.strides = strides
+
+    @property
+    def batch(self) -> int:
+        return max([self.base.shape[0], *(s.shape[0] for s in self.shape),
+                    *(s.shape[0] for s in self.strides)])
+
+    def take(self, lanes) -> "TensorView":
+        return TensorView(self.type, _take(self.base, lanes),
+                          tuple(_take(s, lanes) for s in self.shape),
+                          tuple(_take(s, lanes) for s in self.strides))
+
+    def __repr__(self) -> str:
+        return f"TensorView({self.type}, base={self.base[:4]}...)"
+
+
+class TileView:
+    """A partition / strided / gather-scatter view of a :class:`TensorView`."""
+
+    __slots__ = ("type", "tensor")
+
+    def __init__(self, type_, tensor: TensorView):
+        self.type = type_
+        self.tensor = tensor
+
+    @property
+    def batch(self) -> int:
+        return self.tensor.batch
+
+    def take(self, lanes) -> "TileView":
+        return TileView(self.type, self.tensor.take(lanes))
+
+    def __repr__(self) -> str:
+        return f"TileView({self.type})"
+
+
+def _steps(vt) -> tuple[int, ...]:
+    if isinstance(vt, StridedViewType):
+        return tuple(vt.traversal_strides)
+    return tuple(vt.tile_shape)
+
+
+def _dim_map(vt) -> tuple[int, ...]:
+    if isinstance(vt, GatherScatterViewType):
+        return tuple(range(len(vt.tile_shape)))
+    return tuple(vt.dim_map)
+
+
+def index_space(view: TileView) -> list[np.ndarray]:
+    """The view's index-space extents, one ``int64`` array (batch axis) per index."""
+    vt = view.type
+    shape = view.tensor.shape
+    if isinstance(vt, GatherScatterViewType):
+        return list(shape)
+    return [-(-shape[d] // s) for d, s in zip(_dim_map(vt), _steps(vt))]
+
+
+class TilePlan:
+    """Where every lane's tile lives in one segment (see the module docstring).
+
+    ``origin`` (b,) is the element index of tile element ``(0, ..., 0)``;
+    ``full`` (b,) marks lanes whose whole tile is inside the tensor; when every
+    lane shares the strides, ``offsets`` (tile shape) are the element offsets of
+    the tile's elements from its origin and ``fast`` is True.
+    """
+
+    __slots__ = ("b", "tile", "origin", "full", "offsets", "fast", "span", "_coords", "_base",
+                 "_strides", "_extents")
+
+    def __init__(self, b, tile, origin, full, offsets, coords, base, strides, extents):
+        self.b = b
+        self.tile = tile
+        self.origin = origin
+        self.full = full
+        self.offsets = offsets
+        self.fast = offsets is not None
+        # the largest element offset inside a tile (strides are positive)
+        self.span = int(offsets.max()) if self.fast and offsets.size else 0
+        self._coords = coords
+        self._base = base
+        self._strides = strides
+        self._extents = extents
+
+    def elements(self, lanes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Element indices ``(n, *tile)`` and in-tensor mask for ``lanes`` (default: all)."""
+        r = len(self.tile)
+        n = self.b if lanes is None else len(lanes)
+        idx = _take(self._base, lanes).reshape((-1,) + (1,) * r)
+        inb = np.ones((1,) * (r + 1), dtype=bool)
+        for k in range(r):
+            shape = [1] * (r + 1)
+            shape[k + 1] = self.tile[k]
+            start = _take(self._coords[k], lanes)
+            if start.ndim == 2:  # a gather index: one row per tile element along k
+                c = start.reshape((start.shape[0],) + tuple(shape[1:]))
+            else:
+                c = start.reshape((-1,) + (1,) * r) + np.arange(self.tile[k]).reshape(shape)
+            ext = _take(self._extents[k], lanes).reshape((-1,) + (1,) * r)
+            st = _take(self._strides[k], lanes).reshape((-1,) + (1,) * r)
+            inb = inb & (c >= 0) & (c < ext)
+            idx = idx + c * st
+        shape = (n,) + tuple(self.tile)
+        return np.broadcast_to(idx, shape), np.broadcast_to(inb, shape)
+
+    def windows(self, typed: np.ndarray) -> np.ndarray:
+        """Every tile-shaped strided window of ``typed``, indexed by its origin element."""
+        isz = typed.itemsize
+        count = max(typed.shape[0] - self.span, 0)
+        strides = (isz,) + tuple(int(s) * isz for s in offset_strides(self.offsets))
+        return as_strided(typed, shape=(count,) + tuple(self.tile), strides=strides,
+                          writeable=typed.flags.writeable)
+
+    def even_step(self) -> int | None:
+        """The common step between consecutive lanes' origins (all lanes full), else None."""
+        o = self.origin
+        if o.shape[0] == 1:
+            return 0
+        d = int(o[1] - o[0])
+        if d < 0 or not np.all(np.diff(o) == d):
+            return None
+        return d
+
+
+def offset_strides(offsets: np.ndarray) -> tuple[int, ...]:
+    """The element stride of each tile dim in a :func:`tile_offsets` array."""
+    r = offsets.ndim
+    out = []
+    for k in range(r):
+        if offsets.shape[k] > 1:
+            idx = [0] * r
+            idx[k] = 1
+            out.append(int(offsets[tuple(idx)]))
+        else:
+            out.append(0)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def tile_offsets(tile: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
+    """Element offsets of a tile's elements from its first one (read-only, cached)."""
+    r = len(tile)
+    offsets = np.zeros(tile, dtype=np.int64)
+    for k in range(r):
+        lane_shape = [1] * r
+        lane_shape[k] = tile[k]
+        offsets = offsets + np.arange(tile[k], dtype=np.int64).reshape(lane_shape) * strides[k]
+    offsets.flags.writeable = False
+    return offsets
+
+
+def plan_tile(view: TileView, indices: list[np.ndarray], base_elem: np.ndarray,
+              b: int) -> tuple[TilePlan, list]:
+    """The plan for ``b`` lanes; also the index-space violations as (lane, index, extent).
+
+    ``indices`` are the view index operands as non-negative ``int64`` (batch axis);
+    ``base_elem`` is the element index of the tensor's base in the typed backing.
+    """
+    vt = view.type
+    tv = view.tensor
+    tile = tuple(vt.tile_shape)
+    r = len(tile)
+    dmap = _dim_map(vt)
+    shape = tv.shape
+    strides = [tv.strides[d] for d in dmap]
+    extents = [shape[d] for d in dmap]
+    bad = []
+    coords = []
+    origin = base_elem
+    full = np.ones(1, dtype=bool)
+    if isinstance(vt, GatherScatterViewType):
+        sd = vt.sparse_dim
+        for k in range(r):
+            if k == sd:
+                g = indices[k]  # (b or 1, tile[k]) element indices along the sparse dim
+                coords.append(g)
+                first = g[:, 0]
+                full = full & np.all(g < extents[k][:, None], axis=1)
+            else:
+                first = indices[k]
+                coords.append(first)
+                full = full & (first + tile[k] <= extents[k])
+            origin = origin + first * strides[k]
+        offsets = None  # gathered rows: no common window shape
+    else:
+        steps = _steps(vt)
+        for k in range(r):
+            i = indices[k]
+            space = -(-extents[k] // steps[k])
+            out = i >= space
+            if out.any():
+                lane = int(np.argmax(out))
+                bad.append((lane, k, int(_take(i, [lane])[0]), int(_take(space, [lane])[0])))
+            start = i * steps[k]
+            coords.append(start)
+            origin = origin + start * strides[k]
+            full = full & (start + tile[k] <= extents[k])
+        offsets = None
+        if all(s.shape[0] == 1 for s in strides):
+            offsets = tile_offsets(tile, tuple(int(s[0]) for s in strides))
+    origin = np.broadcast_to(origin, (b,)) if origin.shape[0] != b else origin
+    full = np.broadcast_to(full, (b,)) if full.shape[0] != b else full
+    base = np.broadcast_to(base_elem, (b,)) if base_elem.shape[0] != b else base_elem
+    return TilePlan(b, tile, origin, full, offsets, coords, base, strides, extents), bad
