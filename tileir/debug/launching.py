@@ -1,0 +1,66 @@
+"""From a recorded kernel and host arrays to what the interpreter's entry takes.
+
+The launch is checked exactly as a device checks it (:func:`tileir.launch.check_launch`:
+buffer lengths, formats, grid against the Out's cells), then the arguments are
+put in calling-convention order: one 1-D array of the marker's host dtype per
+buffer parameter, the Scalars, then the value of each ``DYN_DIM`` extent.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import attrs
+import numpy as np
+
+from tileir.debug.runner import grid3
+from tileir.launch import ArgInfo, check_launch, entry_values
+from tileir.module import Module
+
+__all__ = ["Prepared", "prepare"]
+
+
+@attrs.frozen(eq=False)
+class Prepared:
+    """A launch ready for the debug driver: module, entry name, entry arguments, 3-D grid,
+    and the kernel's parameters (their markers; empty for a bare Module)."""
+
+    module: Module
+    entry: str
+    args: list
+    grid: tuple
+    params: tuple = ()
+
+
+def _host_array(a, dtype) -> np.ndarray:
+    if isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == dtype:
+        return a  # keep identity: an array passed twice is one buffer
+    return np.ascontiguousarray(np.asarray(a).reshape(-1).astype(dtype))
+
+
+def prepare(kernel, args: Sequence, grid: Optional[Sequence[int]] = None, *,
+            entry: Optional[str] = None) -> Prepared:
+    """Check a launch of ``kernel`` (a recorded Kernel, or a Module with ``entry``) on
+    ``args`` and answer what the driver runs.  A bare Module takes entry arguments as they
+    are and needs ``grid``."""
+    if isinstance(kernel, Module):
+        if grid is None:
+            raise ValueError("a bare Module has no cells to make the grid: give grid=")
+        name = entry or kernel.functions[0].name
+        return Prepared(kernel, name, list(args), grid3(grid), ())
+    params = kernel.params
+    values, infos = [], []
+    for p, a in zip(params, args):
+        if p.role == "Scalar":
+            values.append(a)
+            infos.append(ArgInfo(value=a, is_buffer=False))
+            continue
+        arr = _host_array(a, p.format.numpy_dtype)
+        start = arr.__array_interface__["data"][0]
+        values.append(arr)
+        infos.append(ArgInfo(p.format, arr.size, (start, start + max(1, arr.nbytes))))
+    if len(args) != len(params):
+        infos += [ArgInfo(value=a, is_buffer=False) for a in args[len(params):]]
+    plan = check_launch(kernel, infos, grid)
+    return Prepared(kernel.module, kernel.name, entry_values(kernel, plan, values),
+                    tuple(plan.grid), tuple(params))
