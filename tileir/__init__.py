@@ -20,13 +20,22 @@ from tileir.errors import (DecodeError, DeviceUnavailableError, EncodeError, Int
                            LaunchError, LoweringError, MismatchError, RecordingError, TileIRError,
                            ToolError, VerifyError)
 from tileir.markers import DYN_DIM, FREE_AXIS, Cells, In, Out, Param, Scalar, Shared, cells, retile
-from tileir.ops import (absolute, arange, assert_, atan2, atomic, atomic_add, block_id, broadcast,
-                        cat, ceil, constant, convert, cos, cosh, equal, exp, exp2, floor, fma,
-                        for_range, full, if_, iota, load, load_at, load_cell, log, log2,
-                        logical_and, logical_not, logical_or, maximum, minimum, mma, not_equal,
-                        num_blocks, permute, pow, print_, reduce_max, reduce_min, reduce_prod,
-                        reduce_sum, reshape, rsqrt, scalar, sin, sinh, sqrt, store, store_cell,
-                        store_sub, tan, tanh, transpose, where, zeros)
+from tileir.ops import (LoopExit, absolute, add, address, alias_fence, arange, argmax, argmin,
+                        assert_, assume_bounded, assume_div_by, assume_same_elements, atan2,
+                        atomic, atomic_add, atomic_cas, atomic_cell, bitcast, bitwise_and,
+                        bitwise_not, bitwise_or, bitwise_xor, block_id, break_, broadcast, cat,
+                        ceil, cells_along, compare, constant, continue_, convert, cos, cosh,
+                        cumprod, cumsum, div, equal, exp, exp2, extent, extract, floor, fma,
+                        for_range, full, gather, global_array, global_constant, greater,
+                        greater_equal, grid_dependency_wait, if_, insert, int_to_ptr, iota,
+                        launch_dependents, less, less_equal, load, load_at, load_cell,
+                        load_window, log, log2, logical_and, logical_not, logical_or, loop,
+                        maximum, minimum, mma, mma_scaled, mul, mulhi, neg, not_equal,
+                        num_blocks, offset, pack, permute, pow, print_, ptr_to_int, ptr_to_ptr,
+                        reduce, reduce_max, reduce_min, reduce_prod, reduce_sum, rem, reshape,
+                        rsqrt, scalar, scan, scatter, scratch, shl, shr, sin, sinh, sqrt, store,
+                        store_cell, store_sub, sub, tan, tanh, together, transpose, unpack,
+                        where, zeros)
 from tileir.record import Kernel, trace
 from tileir.tile import Tile
 from tileir.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64,

@@ -166,11 +166,12 @@ def _count(c: Optional[int]) -> str:
 
 
 def check_cells_agree(params: Sequence[Param], grid: Optional[Sequence]) -> None:
-    """Every In's cells that follow a grid axis have as many cells there as the grid has blocks."""
+    """Every In's (and Shared's with cells) cells that follow a grid axis have as many cells
+    there as the grid has blocks."""
     if grid is None:
         return
     for p in params:
-        if p.role != "In":
+        if p.role not in ("In", "Shared") or p.cells is None:
             continue
         for d, (axis, count) in enumerate(zip(p.cells.along, p.cells.counts)):
             if axis is FREE_AXIS:
@@ -180,7 +181,7 @@ def check_cells_agree(params: Sequence[Param], grid: Optional[Sequence]) -> None
                 continue  # decided at launch
             if count != blocks:
                 raise RuleError(
-                    f"argument {p.index} (In) has {count} cell(s) in dimension {d}, which follows "
+                    f"argument {p.index} ({p.role}) has {count} cell(s) in dimension {d}, which follows "
                     f"grid axis {axis}, and the grid has {blocks} block(s) there")
 
 

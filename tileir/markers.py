@@ -181,8 +181,13 @@ class Out(Marker):
 @attrs.frozen(repr=False)
 class Shared(Marker):
     """A buffer the kernel addresses itself, through the pointer path (``store``, ``load``,
-    atomics).  Also an escape hatch: a kernel writing anywhere else declares it Shared."""
+    atomics).  Also an escape hatch: a kernel writing anywhere else declares it Shared.
 
+    ``cells`` (optional) give it an extent and a view: then it can also be read through its
+    cells (``load_cell``, ``load_window``, ``gather``), written with ``scatter`` and combined
+    into with ``atomic_cell``; the launch checks its buffer against the extent."""
+
+    cells: Optional[Cells] = attrs.field(default=None)  # type: ignore[assignment]
     role = "Shared"
 
 
@@ -199,6 +204,10 @@ def _validate_marker(marker: Marker) -> None:
                         f"got {marker.format!r}")
     if isinstance(marker, (In, Out)) and not isinstance(marker.cells, Cells):
         raise TypeError(f"{type(marker).__name__}({marker.format}, ...) needs cells(extent, tile)")
+    if isinstance(marker, Shared) and marker.cells is not None and \
+            not isinstance(marker.cells, Cells):
+        raise TypeError(f"Shared({marker.format}, ...): cells must come from cells(extent, tile), "
+                        f"got {marker.cells!r}")
 
 
 @attrs.frozen(repr=False)

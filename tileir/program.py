@@ -16,10 +16,11 @@ from attrs import field, frozen
 from tileir.markers import Cells, Param
 from tileir.module import Loc
 from tileir.tile import Tile
-from tileir.types import TileType
+from tileir.types import Format, TileType
 
-__all__ = ["Load", "Store", "LoadPtr", "StorePtr", "Atomic", "For", "If", "Assert", "Print",
-           "Program", "Instr"]
+__all__ = ["Access", "Window", "Sparse", "Load", "Store", "LoadPtr", "StorePtr", "Atomic",
+           "AtomicCas", "AtomicCell", "Alloca", "For", "Loop", "If", "Exit", "Together", "TokenStep",
+           "Assert", "Print", "Program", "Instr", "MEMORY_INSTRS"]
 
 
 def _t(v) -> tuple:
@@ -27,65 +28,197 @@ def _t(v) -> tuple:
 
 
 @frozen
+class Access:
+    """How a memory op touches memory: its ordering and scope, its optimization hints
+    (``latency``, ``allow_tma``) and, for view accesses, its ``inbounds`` promises (one per
+    index).  The default is the weak access the recorder has always made."""
+
+    ordering: str = "weak"
+    scope: Optional[str] = None
+    latency: Optional[int] = None
+    allow_tma: Optional[bool] = None
+    inbounds: tuple = field(default=(), converter=_t)
+
+    def attrs(self) -> dict:
+        """The op attributes this access sets (hints keyed ``default``, as cuTile writes them)."""
+        from tileir.module import Hints
+
+        out: dict = {"memory_ordering": self.ordering}
+        if self.scope is not None:
+            out["memory_scope"] = self.scope
+        items = []
+        if self.allow_tma is not None:
+            items.append(("allow_tma", bool(self.allow_tma)))
+        if self.latency is not None:
+            items.append(("latency", int(self.latency)))
+        if items:
+            out["optimization_hints"] = Hints((("default", tuple(items)),))
+        if any(self.inbounds):
+            out["inbounds"] = tuple(bool(b) for b in self.inbounds)
+        return out
+
+
+@frozen
+class Window:
+    """A strided view of a parameter's whole tensor (its cells' extent): windows of ``tile``
+    elements whose index ``i`` along dimension ``d`` starts at element ``i * step[d]``."""
+
+    cells: Cells
+    tile: tuple = field(converter=_t)
+    step: tuple = field(converter=_t)
+
+
+@frozen
+class Sparse:
+    """A gather / scatter view of a parameter's whole tensor: tiles of ``tile`` whose
+    ``sparse_dim`` is indexed by a 1-D tile of element indices, the others by element offsets."""
+
+    cells: Cells
+    tile: tuple = field(converter=_t)
+    sparse_dim: int
+
+
+@frozen
 class Load:
-    """Read the cell at ``index`` (one i32 tile per dimension, in cells) of ``param``'s ``view``."""
+    """Read the tile at ``index`` of ``param``'s ``view``: cells (``Cells``, the index counts
+    cells), windows (``Window``) or a gather (``Sparse``)."""
 
     result: int
     param: int
-    view: Cells
+    view: object
     index: tuple = field(converter=_t)
     type: TileType
     loc: Optional[Loc] = field(default=None, eq=False)
+    access: Access = Access()
 
 
 @frozen
 class Store:
-    """Write ``value`` to the cell at ``index`` of ``param``'s ``view`` (lanes past the extent
+    """Write ``value`` to the tile at ``index`` of ``param``'s ``view`` (lanes past the extent
     are not written)."""
+
+    param: int
+    view: object
+    index: tuple = field(converter=_t)
+    value: Tile
+    loc: Optional[Loc] = field(default=None, eq=False)
+    access: Access = Access()
+
+
+@frozen
+class LoadPtr:
+    """Read elements at ``offsets`` (an integer tile of element offsets) from ``param``: a
+    parameter's index, or a tile of pointers (rank 0: a base the offsets count from)."""
+
+    result: int
+    param: object
+    offsets: Optional[Tile]
+    mask: Optional[Tile]
+    padding: Optional[Tile]
+    type: TileType
+    loc: Optional[Loc] = field(default=None, eq=False)
+    access: Access = Access()
+
+
+@frozen
+class StorePtr:
+    """Write ``value`` at ``offsets`` of ``param`` (as in :class:`LoadPtr`) where ``mask``
+    holds."""
+
+    param: object
+    offsets: Optional[Tile]
+    value: Tile
+    mask: Optional[Tile]
+    loc: Optional[Loc] = field(default=None, eq=False)
+    access: Access = Access()
+
+
+@frozen
+class Atomic:
+    """``atomic_rmw_tko`` of ``mode`` at ``offsets`` of ``param`` (as in :class:`LoadPtr`);
+    ``result`` is the old values."""
+
+    result: int
+    param: object
+    mode: str
+    offsets: Optional[Tile]
+    value: Tile
+    mask: Optional[Tile]
+    type: TileType
+    loc: Optional[Loc] = field(default=None, eq=False)
+    ordering: str = "relaxed"
+    scope: str = "device"
+
+
+@frozen
+class AtomicCas:
+    """``atomic_cas_tko``: where an element equals ``compare`` it becomes ``value``;
+    ``result`` is the old values."""
+
+    result: int
+    param: object
+    offsets: Optional[Tile]
+    compare: Tile
+    value: Tile
+    mask: Optional[Tile]
+    type: TileType
+    loc: Optional[Loc] = field(default=None, eq=False)
+    ordering: str = "relaxed"
+    scope: str = "device"
+
+
+@frozen
+class AtomicCell:
+    """``atomic_red_view_tko``: combine ``value`` into the cell at ``index`` of ``param``'s
+    ``view`` with ``mode``."""
 
     param: int
     view: Cells
     index: tuple = field(converter=_t)
     value: Tile
-    loc: Optional[Loc] = field(default=None, eq=False)
-
-
-@frozen
-class LoadPtr:
-    """Read ``param``'s elements at ``offsets`` (an integer tile of element offsets)."""
-
-    result: int
-    param: int
-    offsets: Tile
-    mask: Optional[Tile]
-    padding: Optional[Tile]
-    type: TileType
-    loc: Optional[Loc] = field(default=None, eq=False)
-
-
-@frozen
-class StorePtr:
-    """Write ``value`` to ``param``'s elements at ``offsets`` where ``mask`` holds."""
-
-    param: int
-    offsets: Tile
-    value: Tile
-    mask: Optional[Tile]
-    loc: Optional[Loc] = field(default=None, eq=False)
-
-
-@frozen
-class Atomic:
-    """``atomic_rmw_tko`` of ``mode`` on ``param``'s elements at ``offsets``; ``result`` is the
-    old values."""
-
-    result: int
-    param: int
     mode: str
-    offsets: Tile
-    value: Tile
-    mask: Optional[Tile]
-    type: TileType
+    scope: str = "device"
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+
+@frozen
+class Alloca:
+    """A scratch buffer of ``count`` elements of ``format`` for this block; ``result`` is its
+    address (a rank-0 tile of pointers)."""
+
+    result: int
+    format: Format
+    count: int
+    alignment: int = 16
+    global_: bool = False
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+
+@frozen
+class TokenStep:
+    """A token-only op on the chain (``memory_fence_alias_tko``, ``gdc_wait_tko``,
+    ``gdc_launch_dependents_tko``): it takes the current token and makes the next."""
+
+    op: str
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+
+@frozen
+class Together:
+    """Effects that start from one token: each group of instructions runs from the token
+    before them, and their tokens are joined (``join_tokens``) afterwards."""
+
+    groups: tuple = field(converter=_t)
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+
+@frozen
+class Exit:
+    """The end of a loop trip: ``continue`` (the next carried ``values``) or ``break`` (the
+    loop's results).  Last instruction of a loop body or of an ``if`` branch inside one."""
+
+    kind: str
+    values: tuple = field(converter=_t)
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
@@ -104,11 +237,27 @@ class For:
     yields: tuple = field(converter=_t)
     results: tuple = field(converter=_t)
     loc: Optional[Loc] = field(default=None, eq=False)
+    unsigned: bool = False
+
+
+@frozen
+class Loop:
+    """An open loop: ``carried`` ids start as ``init``; the body ends in :class:`Exit`
+    instructions (``continue`` with the next carried values, ``break`` with ``results``'
+    values, which may have other types)."""
+
+    init: tuple = field(converter=_t)
+    carried: tuple = field(converter=_t)
+    body: tuple = field(converter=_t)
+    results: tuple = field(converter=_t)
+    result_types: tuple = field(converter=_t)
+    loc: Optional[Loc] = field(default=None, eq=False)
 
 
 @frozen
 class If:
-    """A branch on a rank-0 ``i1`` tile; each side yields values of the ``results``' types."""
+    """A branch on a rank-0 ``i1`` tile; each side yields values of the ``results``' types,
+    unless its body ends in an :class:`Exit` (then it leaves the enclosing loop's trip)."""
 
     cond: Tile
     then_body: tuple = field(converter=_t)
@@ -135,16 +284,22 @@ class Print:
 
 Instr = object  # any of the classes above
 
+#: Instructions that read or write memory (or print): they take and make the token.
+MEMORY_INSTRS = (Load, Store, LoadPtr, StorePtr, Atomic, AtomicCas, AtomicCell, Print, TokenStep,
+                 Together)
+
 
 @frozen(cache_hash=True)
 class Program:
-    """A recorded kernel: its name, parameters, grid and body."""
+    """A recorded kernel: its name, parameters, grid and body, and the entry's optimization
+    ``hints`` (a :class:`tileir.module.Hints`, or None)."""
 
     name: str
     params: tuple = field(converter=_t)
     body: tuple = field(converter=_t)
     grid: Optional[tuple] = None
     loc: Optional[Loc] = field(default=None, eq=False)
+    hints: Optional[object] = None
 
     def param(self, index: int) -> Param:
         return self.params[index]

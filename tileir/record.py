@@ -38,7 +38,7 @@ from tileir.source import user_loc
 from tileir.tile import Tile
 from tileir.types import TileType
 
-__all__ = ["Builder", "Effect", "trace", "drive", "Kernel"]
+__all__ = ["Builder", "Effect", "Emit", "trace", "drive", "Kernel"]
 
 
 @frozen
@@ -50,6 +50,8 @@ class Builder:
     params: tuple
     instrs: PVector = field(factory=pvector)
     next_id: int = 0
+    #: the loops enclosing what is being recorded, innermost last: ``(kind, carried types)``
+    loops: tuple = ()
 
     def fresh(self, count: int = 1) -> tuple["Builder", tuple]:
         """``count`` new value ids, and the builder that has used them."""
@@ -59,9 +61,11 @@ class Builder:
     def emit(self, instr) -> "Builder":
         return evolve(self, instrs=self.instrs.append(instr))
 
-    def child(self) -> "Builder":
-        """A builder for a nested body: no instructions yet, ids continuing from here."""
-        return evolve(self, instrs=pvector())
+    def child(self, loop: Optional[tuple] = None) -> "Builder":
+        """A builder for a nested body: no instructions yet, ids continuing from here.
+        ``loop`` (``(kind, carried types)``) when the body is a loop's."""
+        loops = self.loops + (loop,) if loop is not None else self.loops
+        return evolve(self, instrs=pvector(), loops=loops)
 
     def adopt(self, child: "Builder") -> "Builder":
         """This builder after a nested body recorded with ``child``: its ids are used up."""
@@ -84,6 +88,25 @@ class Effect:
         return RecordingError(message, op=self.op, where=str(loc) if loc else None)
 
 
+@frozen
+class Emit(Effect):
+    """An effect that appends one instruction, ``template``; when ``type`` is given the
+    instruction makes a value: its ``result`` field gets a fresh id, and the yield answers
+    that value as a tile of ``type``."""
+
+    op: str
+    template: Any
+    type: Optional[TileType] = None
+    loc: Optional[Loc] = None
+
+    def apply(self, builder: Builder) -> tuple[Builder, Any]:
+        if self.type is None:
+            return builder.emit(self.template), None
+        builder, (rid,) = builder.fresh()
+        builder = builder.emit(evolve(self.template, result=rid))
+        return builder, builder.var(rid, self.type, self.loc)
+
+
 def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     """Run a body's result: a generator is driven effect by effect; anything else is its value.
 
@@ -99,12 +122,16 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
         except StopIteration as stop:
             return builder, stop.value
         if not isinstance(effect, Effect):
+            where = _where(produced)
             produced.close()
+            if type(effect).__name__ == "LoopExit":
+                raise RecordingError(
+                    f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
+                    f"the loop body or from an if_ branch", op=effect.kind, where=where)
             what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"
             raise RecordingError(
                 f"the body yielded {what}; a kernel body yields effects (load_cell, store_cell, "
-                f"for_range ...), and computes tiles without yield", op="yield",
-                where=_where(produced))
+                f"for_range ...), and computes tiles without yield", op="yield", where=where)
         builder, value = effect.apply(builder)
 
 
@@ -173,20 +200,31 @@ def _body_loc(body: Callable):
     return Loc(code.co_filename, code.co_firstlineno, 1, code.co_name)
 
 
-def trace(name: str, body: Callable, *markers: Marker) -> Kernel:
+def trace(name: str, body: Callable, *markers: Marker, hints: Optional[dict] = None) -> Kernel:
     """Record ``body`` as the kernel ``name`` over parameters described by ``markers``.
 
     The body is called once, with one :class:`~tileir.markers.Param` per marker,
     and is driven to its end.  Refusals (:class:`~tileir.errors.RecordingError`)
     name the kernel, the Tile IR op, the operands' types and the user's line,
     and are raised before any bytecode exists.
+
+    ``hints`` are the entry's optimization hints for ``tileiras``:
+    ``{"num_cta_in_cga": 2, "num_worker_warps_per_cta": 8, "occupancy": 2}`` for every
+    target, or ``{"sm_90": {...}, "sm_100": {...}}`` per target.
     """
+    from tileir.attr_rules import entry_hints
+
     params = _check_markers(name, markers)
     try:
         grid = grid_of(params)
         check_cells_agree(params, grid)
     except RuleError as err:
         raise RecordingError(str(err), kernel=name, where=str(user_loc(2) or "")) from None
+    try:
+        entry = entry_hints(hints)
+    except RuleError as err:
+        raise RecordingError(str(err), kernel=name, op="entry",
+                             where=str(user_loc(2) or "")) from None
     builder = Builder(name, params)
     try:
         builder, result = drive(builder, body(*params))
@@ -195,7 +233,7 @@ def trace(name: str, body: Callable, *markers: Marker) -> Kernel:
     if result is not None:
         raise RecordingError(f"the body returned {result!r}; a kernel writes its results through "
                              f"its Out and Shared parameters and returns nothing", kernel=name)
-    program = Program(name, params, tuple(builder.instrs), grid, _body_loc(body))
+    program = Program(name, params, tuple(builder.instrs), grid, _body_loc(body), entry)
     from tileir.lower.lowering import lower
 
     try:

@@ -8,10 +8,15 @@ lowering gives them one SSA value.  Effects (memory, loops) are not tiles:
 they are instructions a kernel body yields (see :mod:`tileir.ops`).
 
 Op names are the dialect's where one op is meant (``addf``, ``exp``,
-``broadcast``, ``cmpi`` ...); a few are the recorder's own and lower to
-several dialect ops: ``var`` (a value an instruction made), ``param`` (a
-scalar parameter), ``block_id`` / ``num_blocks`` (one axis), ``reduce``
-(with a named combiner) and ``mma``.
+``broadcast``, ``cmpi``, ``get_global``, ``get_tensor_shape`` ...); the
+lowering emits those as they are, less the attributes that are only the
+recorder's (a global's definition, a shape query's parameter and cells, a
+combiner's :class:`Region`).  A few are the recorder's own: ``var`` (a value
+an instruction made), ``param`` / ``ptr_param`` (a scalar parameter, a buffer
+parameter's address), ``block_id`` / ``num_blocks`` (one axis), ``reduce`` with
+a named combiner (``reduce_sum`` ...), ``region_arg`` (a combiner's placeholder
+argument) and ``result`` (result ``index`` of a multi-result ``reduce`` /
+``scan``).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from tileir.numerics import dense_of
 from tileir.source import user_loc
 from tileir.types import F32, I1, I32, Format, PointerType, TileType
 
-__all__ = ["Tile", "constant", "as_tile", "refuse", "Number"]
+__all__ = ["Tile", "Region", "constant", "as_tile", "refuse", "Number", "drop_defaults"]
 
 Number = Union[int, float, bool]
 
@@ -161,11 +166,12 @@ class Tile:
         return compare("greater_than_or_equal", self, other)
 
     # -- methods ---------------------------------------------------------------------------
-    def to(self, fmt: Format, rounding: str = "nearest_even") -> "Tile":
-        """This tile converted to ``fmt`` (ftof / itof / ftoi / exti / trunci as the formats say)."""
+    def to(self, fmt: Format, rounding: Optional[str] = None, **options) -> "Tile":
+        """This tile converted to ``fmt`` (ftof / itof / ftoi / exti / trunci as the formats
+        say); ``options`` are :func:`tileir.ops.convert`'s (signed, saturating, overflow)."""
         from tileir.ops import convert
 
-        return convert(self, fmt, rounding=rounding)
+        return convert(self, fmt, rounding, **options)
 
     def transpose(self) -> "Tile":
         """The two dimensions of a matrix swapped (``permute [1, 0]``)."""
@@ -184,6 +190,16 @@ class Tile:
         from tileir.ops import broadcast
 
         return broadcast(self, shape)
+
+
+@frozen(cache_hash=True)
+class Region:
+    """The body of a ``reduce`` / ``scan`` combiner: its block arguments (rank-0
+    ``region_arg`` placeholder tiles, in the dialect's order: element then accumulator of
+    each operand) and the tiles it yields (expressions over them)."""
+
+    args: tuple = field(converter=_args)
+    yields: tuple = field(converter=_args)
 
 
 # ----------------------------------------------------------------------------- constants
@@ -226,7 +242,6 @@ _FLOAT_OPS = {"add": "addf", "sub": "subf", "mul": "mulf", "div": "divf", "rem":
 _INT_OPS = {"add": "addi", "sub": "subi", "mul": "muli", "div": "divi", "floordiv": "divi",
             "rem": "remi", "max": "maxi", "min": "mini", "and": "andi", "or": "ori",
             "xor": "xori", "shl": "shli", "shr": "shri", "mulhi": "mulhii"}
-_SIGNED = {"divi", "remi", "maxi", "mini", "shri"}
 
 
 def _widen_to(t: Tile, shape: tuple, op: str) -> Tile:
@@ -288,14 +303,31 @@ def binary(kind: str, lhs, rhs, **attrs_) -> Tile:
         raise refuse(kind, f"`{kind}` is not defined on {family} tiles ({lhs.type})", user_loc())
     op = table[kind]
     _same_format(op, lhs, rhs)
+    _arith_format(op, lhs.type)
     lhs, rhs = widen_pair(op, lhs, rhs)
-    if op in _SIGNED and "signedness" not in attrs_:
-        attrs_["signedness"] = "signed"
     if kind == "floordiv":
         attrs_["rounding"] = "negative_inf"
-    if kind == "div" and fmt.is_int:
-        attrs_.setdefault("rounding", "zero")
-    return Tile(op, (lhs, rhs), attrs_, lhs.type, user_loc())
+    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, user_loc())
+
+
+def drop_defaults(op: str, attrs_: dict) -> dict:
+    """``attrs_`` without the values equal to ``op``'s declared defaults (and without None):
+    one spelling per op, so equal expressions are equal tiles."""
+    from tileir.signatures import SIGNATURES
+
+    sig = SIGNATURES.get(op)
+    defaults = {} if sig is None else {a: d for a, _k, d in sig.attrs}
+    return {k: v for k, v in attrs_.items()
+            if v is not None and not (k in defaults and defaults[k] == v)}
+
+
+def _arith_format(op: str, t: TileType) -> None:
+    from tileir.attr_rules import check_arith_format
+
+    try:
+        check_arith_format(op, t.element)
+    except RuleError as err:
+        raise refuse(op, f"the operands are {t}: {err}", user_loc()) from None
 
 
 _FLOAT_UNARY = {"neg": "negf", "abs": "absf"}
@@ -314,24 +346,37 @@ def unary(kind: str, x: Tile, **attrs_) -> Tile:
         if not x.format.is_float:
             raise refuse(op, f"`{op}` takes a float tile, got {x.type}; convert with "
                          f".to(F32)", user_loc())
-    return Tile(op, (x,), attrs_, x.type, user_loc())
+    _arith_format(op, x.type)
+    return Tile(op, (x,), drop_defaults(op, attrs_), x.type, user_loc())
 
 
-def compare(predicate: str, lhs, rhs, ordering: str = "ordered") -> Tile:
-    """An element-wise comparison: an ``i1`` mask of the widened shape."""
+def compare(predicate: str, lhs, rhs, ordering: str = "ordered", signed: bool = True) -> Tile:
+    """An element-wise comparison: an ``i1`` mask of the widened shape.  ``ordering`` (floats:
+    ``ordered`` is false where either side is NaN, ``unordered`` true) and ``signed``
+    (integers) choose how values compare."""
     if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
         raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
     lhs = as_tile(lhs, rhs if isinstance(rhs, Tile) else None)
     rhs = as_tile(rhs, lhs)
+    if isinstance(lhs.format, PointerType):
+        raise refuse("cmpi", f"{lhs.type} holds pointers; compare ptr_to_int() of them")
     op = "cmpf" if lhs.format.is_float else "cmpi"
     _same_format(op, lhs, rhs)
+    _arith_format(op, lhs.type)
+    from tileir.dialect import ENUMS
+
+    if predicate not in ENUMS["comparison_predicate"]:
+        raise refuse(op, f"predicate {predicate!r} is not one of "
+                     f"{', '.join(ENUMS['comparison_predicate'])}", user_loc())
+    if ordering not in ENUMS["comparison_ordering"]:
+        raise refuse(op, f"ordering {ordering!r} is not ordered or unordered", user_loc())
     lhs, rhs = widen_pair(op, lhs, rhs)
     attrs_: dict = {"comparison_predicate": predicate}
     if op == "cmpf":
         attrs_["comparison_ordering"] = ordering
     else:
-        attrs_["signedness"] = "signed"
-    return Tile(op, (lhs, rhs), attrs_, lhs.type.with_element(I1), user_loc())
+        attrs_["signedness"] = "signed" if signed else "unsigned"
+    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), user_loc())
 
 
 def reduce_dim(x: Tile, dim: int) -> int:

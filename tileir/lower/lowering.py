@@ -12,8 +12,12 @@ What the lowering adds to what the body recorded:
   the marker's padding), indexed by block ids and the kernel's picks;
 * the token chain: every memory op takes the token of the one before it, and
   a loop or branch whose body touches memory carries the token through;
-* the combiner regions of reductions, and equal pure expressions shared
-  (one SSA value each per scope).
+* the combiner regions of reductions (named ones, and the kernel's own combiners
+  over the ``region_arg`` placeholders), and equal pure expressions shared (one
+  SSA value each per scope);
+* the module's globals (each ``get_global`` names one), and the entry's hints.
+
+Addressing (views and pointers) lives in :mod:`tileir.lower.addressing`.
 
 Values are numbered as bytecode numbers them (params first, then each op's
 region arguments and nested ops before the op's own results), so that
@@ -30,17 +34,19 @@ from __future__ import annotations
 from typing import Optional
 
 from tileir.errors import LoweringError
-from tileir.markers import DYN_DIM, Param
-from tileir.module import Block, DivBy, Function, Loc, Module, Op, Scalar, Value
+from tileir.lower.addressing import Addressing
+from tileir.lower.memory_instrs import MemoryInstrs
+from tileir.markers import DYN_DIM
+from tileir.module import Block, Function, Loc, Module, Op, Scalar, Value
 from tileir.numerics import scalar_bits
-from tileir.program import Assert, Atomic, For, If, Load, LoadPtr, Print, Program, Store, StorePtr
+from tileir.program import MEMORY_INSTRS, Assert, Exit, For, If, Loop, Print, Program
 from tileir.tile import Tile
-from tileir.types import (I32, TOKEN, PartitionViewType, PointerType, TensorViewType, TileType)
+from tileir.types import I32, TOKEN, PointerType, TileType
 
 __all__ = ["lower", "entry_param_types", "dyn_extents"]
 
-_MEMORY = (Load, Store, LoadPtr, StorePtr, Atomic, Print)
-_RECORDER_ATTRS = {"combiner", "identity"}
+# attributes a Tile carries for the recorder, not for the op
+_RECORDER_ATTRS = {"combiner", "identity", "region", "global", "param", "cells"}
 _COMBINERS = {
     ("max", True): "maxf", ("min", True): "minf", ("sum", True): "addf", ("prod", True): "mulf",
     ("max", False): "maxi", ("min", False): "mini", ("sum", False): "addi", ("prod", False): "muli",
@@ -70,9 +76,9 @@ def entry_param_types(params) -> tuple:
 
 def _touches_memory(body) -> bool:
     for instr in body:
-        if isinstance(instr, _MEMORY):
+        if isinstance(instr, MEMORY_INSTRS):
             return True
-        if isinstance(instr, For) and _touches_memory(instr.body):
+        if isinstance(instr, (For, Loop)) and _touches_memory(instr.body):
             return True
         if isinstance(instr, If) and (_touches_memory(instr.then_body)
                                       or _touches_memory(instr.else_body)):
@@ -80,7 +86,11 @@ def _touches_memory(body) -> bool:
     return False
 
 
-class _Lowering:
+def _exits(body) -> bool:
+    return bool(body) and isinstance(body[-1], Exit)
+
+
+class _Lowering(Addressing, MemoryInstrs):
     """The walk of one Program (used once, by :func:`lower`)."""
 
     def __init__(self, program: Program):
@@ -89,6 +99,8 @@ class _Lowering:
         self.blocks: list[list[Op]] = []
         self.scopes: list[dict] = []
         self.token: Optional[Value] = None
+        self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
+        self.globals: dict = {}
         types = entry_param_types(program.params)
         self.params = tuple(self.fresh(t) for t in types)
         n = len(program.params)
@@ -137,12 +149,17 @@ class _Lowering:
                 f"a {t.type} made inside a loop or branch body is used outside it; carry it out "
                 f"of the loop (init / return) or return it from the branch", op=t.op,
                 where=str(t.loc) if t.loc else None)
+        if t.op == "region_arg":
+            raise LoweringError(
+                f"a combiner's argument ({t.type}) is used outside its reduce / scan; a "
+                f"combiner's tiles stay inside it", op=t.attrs["of"][0],
+                where=str(t.loc) if t.loc else None)
         v = self._emit_tile(t)
         self.bind(t, v)
         return v
 
     def _emit_tile(self, t: Tile) -> Value:
-        if t.op == "param":
+        if t.op == "param" or t.op == "ptr_param":
             return self.params[t.attrs["index"]]
         if t.op == "block_id":
             return self.block_ids[t.attrs["axis"]]
@@ -153,12 +170,29 @@ class _Lowering:
                 found = self.emit("get_num_tile_blocks", (), [TileType((), I32)] * 3, loc=t.loc)
                 self.bind(key, found)
             return found[t.attrs["axis"]]
-        if t.op == "reduce":
+        if t.op in ("get_tensor_shape", "get_index_space_shape"):
+            return self.shape_query(t)[t.attrs["dim"]]
+        if t.op == "result":
+            (node,) = t.args
+            self.value(node)
+            return self.lookup(("results", node))[t.attrs["index"]]
+        if t.op == "reduce" and "combiner" in t.attrs:
             return self._emit_reduce(t)
+        if t.op in ("reduce", "scan"):
+            return self._emit_region(t)
+        if t.op == "get_global":
+            self._global(t)
         operands = [self.value(a) for a in t.args]
         attrs = {k: v for k, v in t.attrs.items() if k not in _RECORDER_ATTRS}
         (result,) = self.emit(t.op, operands, [t.type], attrs, loc=t.loc)
         return result
+
+    def _global(self, t: Tile) -> None:
+        g = t.attrs["global"]
+        known = self.globals.setdefault(g.name, g)
+        if known != g:
+            raise LoweringError(f"two different globals are named @{g.name}", op="get_global",
+                                where=str(t.loc) if t.loc else None)
 
     def _emit_reduce(self, t: Tile) -> Value:
         (src,) = t.args
@@ -178,137 +212,43 @@ class _Lowering:
                               loc=t.loc)
         return result
 
-    # -- addressing ----------------------------------------------------------------------
-    def _param(self, index: int) -> Param:
-        return self.program.params[index]
-
-    def view(self, index: int, cells, loc) -> Value:
-        """The partition view of parameter ``index`` in ``cells`` (made in this block: before
-        bytecode 13.3 a view must sit in the block of its users)."""
-        key = ("view", index, cells)
-        found = self.lookup(key, innermost_only=True)
-        if found is not None:
-            return found
-        p = self._param(index)
-        ptr = self.params[index]
-        (base,) = self.emit("assume", (ptr,), [ptr.type], {"predicate": DivBy(16)}, loc=loc)
-        shape, dyn_shape = [], []
-        for d, e in enumerate(cells.extent):
-            if e is DYN_DIM:
-                if p.cells is not cells and (index, d) not in self.extent_values:
-                    raise LoweringError("a retiled view cannot have a DYN_DIM extent",
-                                        op="make_tensor_view", where=str(loc) if loc else None)
-                shape.append(None)
-                dyn_shape.append(self.extent_values[(index, d)])
-            else:
-                shape.append(e)
-        strides, dyn_strides = self._strides(index, cells, shape, loc)
-        tv_type = TensorViewType(p.format, tuple(shape), tuple(strides))
-        (tv,) = self.emit("make_tensor_view", [base, *dyn_shape, *dyn_strides], [tv_type],
-                          segments=(1, len(dyn_shape), len(dyn_strides)), loc=loc)
-        pv_type = PartitionViewType(cells.tile, tv_type, tuple(range(len(cells.tile))), cells.pad)
-        (pv,) = self.emit("make_partition_view", (tv,), [pv_type], loc=loc)
-        self.bind(key, pv)
-        return pv
-
-    def _strides(self, index: int, cells, shape: list, loc) -> tuple:
-        """Row-major strides; a stride after a dynamic extent is computed in the kernel."""
-        strides, dyn = [], []
-        acc_static, acc_value = 1, None
-        for d in reversed(range(len(shape))):
-            if acc_value is None:
-                strides.append(acc_static)
-            else:
-                strides.append(None)
-                dyn.append(acc_value)
-            if shape[d] is None:
-                extent = self.extent_values[(index, d)]
-                if acc_value is None:
-                    if acc_static == 1:
-                        acc_value = extent
-                    else:
-                        c = self.value(Tile("constant", (), {"value": _i32_dense(acc_static)},
-                                            TileType((), I32)))
-                        (acc_value,) = self.emit("muli", (extent, c), [extent.type], loc=loc)
-                else:
-                    (acc_value,) = self.emit("muli", (acc_value, extent), [extent.type], loc=loc)
-            elif acc_value is None:
-                acc_static *= shape[d]
-            else:
-                c = self.value(Tile("constant", (), {"value": _i32_dense(shape[d])},
-                                    TileType((), I32)))
-                (acc_value,) = self.emit("muli", (acc_value, c), [acc_value.type], loc=loc)
-        return tuple(reversed(strides)), tuple(reversed(dyn))
-
-    def pointers(self, index: int, offsets: Tile, loc) -> Value:
-        """A tile of pointers into parameter ``index`` at element ``offsets``."""
-        ptr = self.params[index]
-        shape = offsets.shape
-        base = ptr
-        if shape:
-            key = ("ptr-splat", index, shape)
-            found = self.lookup(key)
-            if found is None:
-                (r,) = self.emit("reshape", (ptr,), [TileType((1,) * len(shape), ptr.type.element)],
-                                 loc=loc)
-                (found,) = self.emit("broadcast", (r,), [TileType(shape, ptr.type.element)],
-                                     loc=loc)
-                self.bind(key, found)
-            base = found
-        (ptrs,) = self.emit("offset", (base, self.value(offsets)), [base.type], loc=loc)
-        return ptrs
+    def _emit_region(self, t: Tile) -> Value:
+        """A reduce / scan with the kernel's combiner: its placeholders become the region's
+        block arguments, its yields the region's ``yield``."""
+        operands = [self.value(a) for a in t.args]
+        region = t.attrs["region"]
+        args = [self.fresh(p.type) for p in region.args]
+        self.open_block(dict(zip(region.args, args)))
+        yields = [self.value(y) for y in region.yields]
+        self.emit("yield", yields, loc=t.loc)
+        block = Block(args, self.close_block())
+        if t.op == "reduce":
+            d = t.attrs["dim"]
+            types = [TileType(a.shape[:d] + a.shape[d + 1:], a.format) for a in t.args]
+        else:
+            types = [a.type for a in t.args]
+        attrs = {k: v for k, v in t.attrs.items() if k not in _RECORDER_ATTRS}
+        results = self.emit(t.op, operands, types, attrs, [block], loc=t.loc)
+        self.bind(("results", t), results)
+        return results[0]
 
     # -- instructions --------------------------------------------------------------------
     def instr(self, ins) -> None:
         handler = getattr(self, "_" + type(ins).__name__.lower())
         handler(ins)
 
-    def _load(self, ins: Load) -> None:
-        pv = self.view(ins.param, ins.view, ins.loc)
-        index = [self.value(i) for i in ins.index]
-        tile, tok = self.emit("load_view_tko", [pv, *index, self.token], [ins.type, TOKEN],
-                              {"memory_ordering": "weak"}, segments=(1, len(index), 1),
-                              loc=ins.loc)
-        self.token = tok
-        self.bind(("var", ins.result), tile)
-
-    def _store(self, ins: Store) -> None:
-        value = self.value(ins.value)
-        pv = self.view(ins.param, ins.view, ins.loc)
-        index = [self.value(i) for i in ins.index]
-        (self.token,) = self.emit("store_view_tko", [value, pv, *index, self.token], [TOKEN],
-                                  {"memory_ordering": "weak"}, segments=(1, 1, len(index), 1),
-                                  loc=ins.loc)
-
-    def _loadptr(self, ins: LoadPtr) -> None:
-        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
-        extra = [self.value(ins.mask)] if ins.mask is not None else []
-        pad = [self.value(ins.padding)] if ins.padding is not None else []
-        tile, tok = self.emit("load_ptr_tko", [ptrs, *extra, *pad, self.token], [ins.type, TOKEN],
-                              {"memory_ordering": "weak"},
-                              segments=(1, len(extra), len(pad), 1), loc=ins.loc)
-        self.token = tok
-        self.bind(("var", ins.result), tile)
-
-    def _storeptr(self, ins: StorePtr) -> None:
-        value = self.value(ins.value)
-        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
-        extra = [self.value(ins.mask)] if ins.mask is not None else []
-        (self.token,) = self.emit("store_ptr_tko", [ptrs, value, *extra, self.token], [TOKEN],
-                                  {"memory_ordering": "weak"}, segments=(1, 1, len(extra), 1),
-                                  loc=ins.loc)
-
-    def _atomic(self, ins: Atomic) -> None:
-        value = self.value(ins.value)
-        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
-        extra = [self.value(ins.mask)] if ins.mask is not None else []
-        old, tok = self.emit("atomic_rmw_tko", [ptrs, value, *extra, self.token],
-                             [ins.type, TOKEN],
-                             {"memory_ordering": "relaxed", "memory_scope": "device",
-                              "mode": ins.mode},
-                             segments=(1, 1, len(extra), 1), loc=ins.loc)
-        self.token = tok
-        self.bind(("var", ins.result), old)
+    def _loop_region(self, args: list, bindings: dict, body, carry_token: bool, tail) -> Block:
+        """A loop's region: ``body`` lowered with the token threaded, then ``tail()``."""
+        if carry_token:
+            self.token = args[-1]
+        self.loops.append(carry_token)
+        self.open_block(bindings)
+        for sub in body:
+            self.instr(sub)
+        tail()
+        region = Block(args, self.close_block())
+        self.loops.pop()
+        return region
 
     def _for(self, ins: For) -> None:
         lower, upper, step = (self.value(t) for t in (ins.lower, ins.upper, ins.step))
@@ -321,25 +261,46 @@ class _Lowering:
         bindings = {("var", ins.iv): iv}
         bindings.update({("var", c): a for c, a in zip(ins.carried, args)})
         outer_token = self.token
-        if carry_token:
-            self.token = args[-1]
-        self.open_block(bindings)
-        for sub in ins.body:
-            self.instr(sub)
-        yields = [self.value(t) for t in ins.yields]
-        if carry_token:
-            yields.append(self.token)
-        self.emit("continue", yields, loc=ins.loc)
-        region = Block([iv, *args], self.close_block())
-        results = self.emit("for", [lower, upper, step, *init], [v.type for v in init], {},
-                            [region], loc=ins.loc)
+
+        def tail():
+            yields = [self.value(t) for t in ins.yields]
+            if carry_token:
+                yields.append(self.token)
+            self.emit("continue", yields, loc=ins.loc)
+
+        region = self._loop_region([iv, *args], bindings, ins.body, carry_token, tail)
+        results = self.emit("for", [lower, upper, step, *init], [v.type for v in init],
+                            {"unsigned_cmp": ins.unsigned}, [region], loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
             self.bind(("var", r), v)
 
+    def _loop(self, ins: Loop) -> None:
+        init = [self.value(t) for t in ins.init]
+        carry_token = _touches_memory(ins.body)
+        if carry_token:
+            init.append(self.token)
+        args = [self.fresh(v.type) for v in init]
+        bindings = {("var", c): a for c, a in zip(ins.carried, args)}
+        outer_token = self.token
+        region = self._loop_region(args, bindings, ins.body, carry_token, lambda: None)
+        types = list(ins.result_types) + ([TOKEN] if carry_token else [])
+        results = self.emit("loop", init, types, {}, [region], loc=ins.loc)
+        self.token = results[-1] if carry_token else outer_token
+        for r, v in zip(ins.results, results):
+            self.bind(("var", r), v)
+
+    def _exit(self, ins: Exit) -> None:
+        values = [self.value(t) for t in ins.values]
+        if self.loops and self.loops[-1]:
+            values.append(self.token)
+        self.emit(ins.kind, values, loc=ins.loc)
+
     def _if(self, ins: If) -> None:
         cond = self.value(ins.cond)
-        carry_token = _touches_memory(ins.then_body) or _touches_memory(ins.else_body)
+        both_exit = _exits(ins.then_body) and _exits(ins.else_body)
+        carry_token = not both_exit and (_touches_memory(ins.then_body)
+                                         or _touches_memory(ins.else_body))
         regions = []
         outer_token = self.token
         for body, yields in ((ins.then_body, ins.then_yields), (ins.else_body, ins.else_yields)):
@@ -347,12 +308,14 @@ class _Lowering:
             self.open_block({})
             for sub in body:
                 self.instr(sub)
-            values = [self.value(t) for t in yields]
-            if carry_token:
-                values.append(self.token)
-            self.emit("yield", values, loc=ins.loc)
+            if not _exits(body):
+                values = [self.value(t) for t in yields]
+                if carry_token:
+                    values.append(self.token)
+                self.emit("yield", values, loc=ins.loc)
             regions.append(Block((), self.close_block()))
-        types = [v.type for v in ins.then_yields] + ([TOKEN] if carry_token else [])
+        yields = ins.else_yields if _exits(ins.then_body) else ins.then_yields
+        types = [v.type for v in yields] + ([TOKEN] if carry_token else [])
         results = self.emit("if", [cond], types, {}, regions, loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
@@ -376,16 +339,11 @@ class _Lowering:
             self.instr(ins)
         self.emit("return", (), loc=prog.loc)
         body = Block((), self.close_block())
-        return Function(prog.name, self.params, body, None, prog.loc)
-
-
-def _i32_dense(n: int):
-    from tileir.numerics import dense_of
-
-    return dense_of(TileType((), I32), n)
+        return Function(prog.name, self.params, body, prog.hints, prog.loc)
 
 
 def lower(program: Program) -> Module:
     """The Module of ``cuda_tile`` ops that ``program`` records."""
-    return Module((_Lowering(program).function(),))
-
+    walk = _Lowering(program)
+    fn = walk.function()
+    return Module((fn,), tuple(walk.globals.values()))

@@ -1,0 +1,164 @@
+"""How the lowering addresses memory: tensor views, the views that cut them, pointers.
+
+A mixin of :class:`tileir.lower.lowering._Lowering` (it uses that class's
+``emit`` / ``value`` / ``lookup`` / ``bind``).  Each parameter with cells is read
+through ``assume div_by<16>`` (the pointer's alignment promise), a
+``make_tensor_view`` of the whole buffer (row-major, DYN_DIM extents from the
+entry's extra parameters) and a view of it: ``make_partition_view`` (cells),
+``make_strided_view`` (windows) or ``make_gather_scatter_view`` (gathers).
+Views are made in the block that uses them (before bytecode 13.3 a view must
+sit in the block of its users) and shared within it.
+"""
+
+from __future__ import annotations
+
+from tileir.errors import LoweringError
+from tileir.markers import DYN_DIM, Cells
+from tileir.module import DivBy, Value
+from tileir.numerics import dense_of
+from tileir.program import Sparse, Window
+from tileir.tile import Tile
+from tileir.types import (I32, GatherScatterViewType, PartitionViewType, StridedViewType,
+                          TensorViewType, TileType)
+
+__all__ = ["Addressing"]
+
+
+def _i32(n: int) -> Tile:
+    return Tile("constant", (), {"value": dense_of(TileType((), I32), n)}, TileType((), I32))
+
+
+class Addressing:
+    """Views and pointers of the parameters (mixed into the lowering)."""
+
+    def tensor_view(self, index: int, cells: Cells, loc) -> Value:
+        """Parameter ``index``'s whole buffer as a tensor view of ``cells``' extent."""
+        key = ("tv", index, cells)
+        found = self.lookup(key, innermost_only=True)
+        if found is not None:
+            return found
+        p = self.program.params[index]
+        ptr = self.params[index]
+        (base,) = self.emit("assume", (ptr,), [ptr.type], {"predicate": DivBy(16)}, loc=loc)
+        shape, dyn_shape = [], []
+        for d, e in enumerate(cells.extent):
+            if e is DYN_DIM:
+                if p.cells is not cells and (index, d) not in self.extent_values:
+                    raise LoweringError("a retiled view cannot have a DYN_DIM extent",
+                                        op="make_tensor_view", where=str(loc) if loc else None)
+                shape.append(None)
+                dyn_shape.append(self.extent_values[(index, d)])
+            else:
+                shape.append(e)
+        strides, dyn_strides = self._strides(index, shape, loc)
+        tv_type = TensorViewType(p.format, tuple(shape), tuple(strides))
+        (tv,) = self.emit("make_tensor_view", [base, *dyn_shape, *dyn_strides], [tv_type],
+                          segments=(1, len(dyn_shape), len(dyn_strides)), loc=loc)
+        self.bind(key, tv)
+        return tv
+
+    def view(self, index: int, cells: Cells, loc, padded: bool = True) -> Value:
+        """The partition view of parameter ``index`` in ``cells`` (``padded=False``: without a
+        padding value, as atomic_red_view_tko wants)."""
+        key = ("view", index, cells) if padded else ("view-nopad", index, cells)
+        found = self.lookup(key, innermost_only=True)
+        if found is not None:
+            return found
+        tv = self.tensor_view(index, cells, loc)
+        pv_type = PartitionViewType(cells.tile, tv.type, tuple(range(len(cells.tile))),
+                                    cells.pad if padded else None)
+        (pv,) = self.emit("make_partition_view", (tv,), [pv_type], loc=loc)
+        self.bind(key, pv)
+        return pv
+
+    def any_view(self, index: int, spec, loc, padded: bool = True) -> Value:
+        """The view a load or store names: cells, windows (strided) or a gather (sparse);
+        ``padded=False`` leaves out the padding value (a load promised in bounds: tileiras
+        refuses ``inbounds`` through a padded view)."""
+        if isinstance(spec, Cells):
+            return self.view(index, spec, loc, padded)
+        key = ("view", index, spec) if padded else ("view-nopad", index, spec)
+        found = self.lookup(key, innermost_only=True)
+        if found is not None:
+            return found
+        tv = self.tensor_view(index, spec.cells, loc)
+        pad = spec.cells.pad if padded else None
+        if isinstance(spec, Window):
+            vt = StridedViewType(spec.tile, spec.step, tv.type, tuple(range(len(spec.tile))), pad)
+            (v,) = self.emit("make_strided_view", (tv,), [vt], loc=loc)
+        elif isinstance(spec, Sparse):
+            vt = GatherScatterViewType(spec.tile, tv.type, spec.sparse_dim, pad)
+            (v,) = self.emit("make_gather_scatter_view", (tv,), [vt], loc=loc)
+        else:  # pragma: no cover - the ops make only these
+            raise LoweringError(f"unknown view {spec!r}", op="load_view_tko")
+        self.bind(key, v)
+        return v
+
+    def _strides(self, index: int, shape: list, loc) -> tuple:
+        """Row-major strides; a stride after a dynamic extent is computed in the kernel."""
+        strides, dyn = [], []
+        acc_static, acc_value = 1, None
+        for d in reversed(range(len(shape))):
+            if acc_value is None:
+                strides.append(acc_static)
+            else:
+                strides.append(None)
+                dyn.append(acc_value)
+            if shape[d] is None:
+                extent = self.extent_values[(index, d)]
+                if acc_value is None:
+                    if acc_static == 1:
+                        acc_value = extent
+                    else:
+                        c = self.value(_i32(acc_static))
+                        (acc_value,) = self.emit("muli", (extent, c), [extent.type], loc=loc)
+                else:
+                    (acc_value,) = self.emit("muli", (acc_value, extent), [extent.type], loc=loc)
+            elif acc_value is None:
+                acc_static *= shape[d]
+            else:
+                c = self.value(_i32(shape[d]))
+                (acc_value,) = self.emit("muli", (acc_value, c), [acc_value.type], loc=loc)
+        return tuple(reversed(strides)), tuple(reversed(dyn))
+
+    def shape_query(self, t: Tile) -> tuple:
+        """The results of ``get_tensor_shape`` / ``get_index_space_shape`` of a parameter."""
+        index, cells = t.attrs["param"], t.attrs["cells"]
+        key = (t.op, index, cells)
+        found = self.lookup(key)
+        if found is None:
+            if t.op == "get_tensor_shape":
+                src = self.tensor_view(index, cells, t.loc)
+            else:
+                src = self.view(index, cells, t.loc)
+            found = self.emit(t.op, (src,), [TileType((), I32)] * len(cells.extent), loc=t.loc)
+            self.bind(key, found)
+        return found
+
+    def pointers(self, base, offsets, loc) -> Value:
+        """A tile of pointers: parameter ``base`` (an index) or the pointer tile ``base``,
+        moved by element ``offsets`` (None: ``base`` already points at every element)."""
+        if isinstance(base, int):
+            ptr = self.params[base]
+        else:
+            ptr = self.value(base)
+            if offsets is None:
+                return ptr
+        ptrs_key = ("ptrs", base, offsets)
+        found = self.lookup(ptrs_key)
+        if found is not None:
+            return found
+        shape = offsets.shape
+        if shape:
+            key = ("ptr-splat", base, shape)
+            found = self.lookup(key)
+            if found is None:
+                (r,) = self.emit("reshape", (ptr,), [TileType((1,) * len(shape), ptr.type.element)],
+                                 loc=loc)
+                (found,) = self.emit("broadcast", (r,), [TileType(shape, ptr.type.element)],
+                                     loc=loc)
+                self.bind(key, found)
+            ptr = found
+        (ptrs,) = self.emit("offset", (ptr, self.value(offsets)), [ptr.type], loc=loc)
+        self.bind(ptrs_key, ptrs)
+        return ptrs
