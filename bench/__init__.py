@@ -1,0 +1,2 @@
+"""Benchmarks (scripts, never timed tests): each prints ratios against a peer measured in the
+same run.  See bench/README.md."""

@@ -1,0 +1,179 @@
+"""The fake-device benchmark's kernels, recorded with tileir's public API at any size, each
+beside plain numpy doing the same work (bench/fake_device.py times the two).
+
+* ``vadd``: ``out = a + b`` over ``n`` f32 elements, one cell of ``tile`` a block;
+* ``row_softmax``: softmax along rows of a ``rows x cols`` f32 matrix, ``per_block``
+  rows a block, the row maximum and sum kept as ``[per_block, 1]`` (keepdims);
+* ``matmul``: ``c = a @ b`` in f32, ``tm x tn`` output tiles walking K in steps of ``tk``;
+* ``flash_attn``: attention forward ``softmax(q k^T * scale) v`` in f32 over ``n`` queries
+  and keys of width ``d``, ``bq`` queries a block, streaming keys and values ``bk`` at a time
+  with a running maximum and sum.
+
+:func:`case` records a kernel and makes its inputs: a :class:`Case` holds the
+recorded kernel, the launch's arguments, and the numpy function whose answer the
+interpreter's output buffer must match.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+import numpy as np
+
+from tileir import (F32, FREE_AXIS, In, Out, Scalar, cells, exp, for_range, full, load_at,
+                    load_cell, maximum, mma, reduce_max, reduce_sum, scalar, store_cell, trace,
+                    zeros)
+
+__all__ = ["Case", "case", "SIZES", "NAMES"]
+
+
+@attrs.frozen
+class Case:
+    """A recorded kernel with its arguments; ``numpy_fn(*args)`` computes the answer the
+    interpreter leaves in argument ``out`` (compared within ``rtol`` / ``atol``)."""
+
+    name: str
+    kernel: object = attrs.field(repr=False)
+    args: tuple = attrs.field(repr=False)
+    numpy_fn: Callable = attrs.field(repr=False)
+    out: int
+    rtol: float
+    atol: float
+    work: str
+
+
+# ----------------------------------------------------------------------------- vadd
+
+
+def _vadd(a, b, out):
+    x = yield load_cell(a)
+    y = yield load_cell(b)
+    yield store_cell(out, x + y)
+
+
+def vadd(rng, n: int, tile: int) -> Case:
+    g = cells([n], [tile])
+    kernel = trace("bench_vadd", _vadd, In(F32, g), In(F32, g), Out(F32, g))
+    a, b = (rng.standard_normal(n, dtype=np.float32) for _ in range(2))
+    return Case("vadd", kernel, (a, b, np.zeros(n, np.float32)), lambda a, b, o: a + b, 2, 0.0,
+                0.0, f"{n} f32 in cells of {tile}")
+
+
+# ----------------------------------------------------------------------------- row softmax
+
+
+def _row_softmax(x, out):
+    s = yield load_cell(x)
+    p = exp(s - reduce_max(s, keepdims=True))
+    yield store_cell(out, p / reduce_sum(p, keepdims=True))
+
+
+def _np_row_softmax(rows: int, cols: int):
+    def run(x, out):
+        s = x.reshape(rows, cols)
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True)
+    return run
+
+
+def row_softmax(rng, rows: int, cols: int, per_block: int) -> Case:
+    g = cells([rows, cols], [per_block, cols])
+    kernel = trace("bench_row_softmax", _row_softmax, In(F32, g), Out(F32, g))
+    x = rng.standard_normal(rows * cols, dtype=np.float32)
+    return Case("row_softmax", kernel, (x, np.zeros(rows * cols, np.float32)),
+                _np_row_softmax(rows, cols), 1, 1e-5, 1e-7,
+                f"{rows}x{cols} f32, {per_block} rows a block")
+
+
+# ----------------------------------------------------------------------------- matmul
+
+
+def _matmul_body(trips: int):
+    def body(a, b, c):
+        def step(k, acc):
+            ta = yield load_at(a, [k])
+            tb = yield load_at(b, [k])
+            return mma(ta, tb, acc)
+
+        acc = yield for_range(0, trips, step, init=zeros(c))
+        yield store_cell(c, acc)
+    return body
+
+
+def matmul(rng, m: int, n: int, k: int, tm: int, tn: int, tk: int) -> Case:
+    a_m = In(F32, cells([m, k], [tm, tk], along=[0, FREE_AXIS]))
+    b_m = In(F32, cells([k, n], [tk, tn], along=[FREE_AXIS, 1]))
+    c_m = Out(F32, cells([m, n], [tm, tn]))
+    kernel = trace("bench_matmul", _matmul_body(k // tk), a_m, b_m, c_m)
+    a = rng.standard_normal(m * k, dtype=np.float32)
+    b = rng.standard_normal(k * n, dtype=np.float32)
+    return Case("matmul", kernel, (a, b, np.zeros(m * n, np.float32)),
+                lambda a, b, c: a.reshape(m, k) @ b.reshape(k, n), 2, 1e-4, 1e-3 * np.sqrt(k),
+                f"{m}x{n}x{k} f32, {tm}x{tn}x{tk} tiles")
+
+
+# ----------------------------------------------------------------------------- flash attention
+
+
+def _flash_body(n: int, bq: int, bk: int):
+    def body(q, k, v, o, scale):
+        tq = yield load_cell(q)
+        m0 = full([bq, 1], -np.inf, F32)
+        l0 = full([bq, 1], 0.0, F32)
+
+        def step(j, m, l, acc):
+            tk = yield load_at(k, [j])
+            s = mma(tq, tk.transpose(), 0.0) * scalar(scale)
+            m_new = maximum(m, reduce_max(s, keepdims=True))
+            p = exp(s - m_new)
+            alpha = exp(m - m_new)
+            l = l * alpha + reduce_sum(p, keepdims=True)
+            tv = yield load_at(v, [j])
+            return m_new, l, mma(p, tv, acc * alpha)
+
+        _m, l, acc = yield for_range(0, n // bk, step, init=(m0, l0, zeros(o)))
+        yield store_cell(o, acc / l)
+    return body
+
+
+def _np_attention(n: int, d: int):
+    def run(q, k, v, o, scale):
+        s = (q.reshape(n, d) @ k.reshape(n, d).T) * scale
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        return (p / p.sum(axis=1, keepdims=True)) @ v.reshape(n, d)
+    return run
+
+
+def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
+    qo = cells([n, d], [bq, d])
+    kv = cells([n, d], [bk, d], along=[FREE_AXIS, 1])
+    kernel = trace("bench_flash_attn", _flash_body(n, bq, bk), In(F32, qo), In(F32, kv),
+                   In(F32, kv), Out(F32, qo), Scalar(F32))
+    q, k, v = (rng.standard_normal(n * d, dtype=np.float32) for _ in range(3))
+    scale = np.float32(1.0 / np.sqrt(d))
+    return Case("flash_attn", kernel, (q, k, v, np.zeros(n * d, np.float32), scale),
+                _np_attention(n, d), 3, 1e-4, 1e-5,
+                f"{n} queries/keys of width {d}, blocks {bq}x{bk}, f32")
+
+
+_BUILDERS = {"vadd": vadd, "row_softmax": row_softmax, "matmul": matmul,
+             "flash_attn": flash_attn}
+NAMES = tuple(_BUILDERS)
+
+#: size name -> kernel -> builder keyword arguments
+SIZES = {
+    "full": {"vadd": dict(n=1 << 24, tile=1024),
+             "row_softmax": dict(rows=4096, cols=1024, per_block=8),
+             "matmul": dict(m=1024, n=1024, k=1024, tm=64, tn=64, tk=32),
+             "flash_attn": dict(n=1024, d=64, bq=64, bk=64)},
+    "tiny": {"vadd": dict(n=4096, tile=1024),
+             "row_softmax": dict(rows=32, cols=64, per_block=8),
+             "matmul": dict(m=128, n=128, k=128, tm=64, tn=64, tk=32),
+             "flash_attn": dict(n=128, d=64, bq=64, bk=64)},
+}
+
+
+def case(name: str, size: str = "full", seed: int = 0) -> Case:
+    """Record kernel ``name`` at ``size`` ("full" or "tiny") with inputs from ``seed``."""
+    return _BUILDERS[name](np.random.default_rng(seed), **SIZES[size][name])

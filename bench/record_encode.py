@@ -1,0 +1,202 @@
+"""Record, lower and encode the chapter's kernels with tileir; cuTile exports the same kernels.
+
+For each of the chapter's kernels (tileir/kernels/chapter.py: vadd, vadd_tail,
+softmax, matmul, row_softmax, transpose, histogram) and its flash attention,
+one run times, side by side:
+
+* tileir: ``trace`` (drive the body, build the Program, lower it to a Module)
+  then ``Kernel.bytecode(version)``; recorded anew every repetition (tileir
+  caches nothing on this path).  Twice: plain, and with ``debug_info=True``
+  (source locations), which is what cuTile always writes.
+* cuTile Python 1.7.0: ``cuda.tile.compilation.export_kernel(...,
+  output_format="tileir_bytecode")`` of the same kernel written in cuTile
+  (bench/cutile_chapter.py).  cuTile memoizes its source -> HIR parse across
+  exports (an ``lru_cache``); the "cold" column clears it before every export
+  so cuTile, like tileir, does all its work each time; the "HIR cached" column
+  leaves it (cuTile's best case, shown for information).
+
+Every time is warm (one untimed call first) and the best of ``--repeats``,
+the sides measured in turn round by round, in process CPU time by default
+(both sides are single-threaded Python; a busy machine preempts cuTile's longer
+exports more often, which inflates elapsed times; ``--clock wall`` reads them).
+The ratio is cuTile cold over tileir with debug info (like for like), per kernel
+and as a geometric mean; the goal is at least 10x.  ``--profile`` runs tileir's path under cProfile and
+prints where its time goes (per function, per file, and per stage).
+
+    python bench/record_encode.py [--repeats 7] [--version 13.4] [--clock cpu|wall]
+                                  [--gc off|on] [--profile]
+
+A script, never a timed test (tests/test_bench_smoke.py runs each kernel once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, Optional
+
+if __package__ in (None, ""):  # run as a script from a checkout: find tileir and bench/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.timing import (CLOCKS, GC_MODES, by_file, cumulative_of, fmt_seconds, geomean,
+                          machine_line, profile_table, profile_top, race, set_clock, set_gc_mode,
+                          table)
+from tileir.kernels import registry
+
+KERNELS = ("vadd", "vadd_tail", "softmax", "matmul", "row_softmax", "transpose", "histogram",
+           "flash_attn")
+GOAL = 10.0
+
+
+def cutile_twins():
+    """bench/cutile_chapter.py, or the reason it cannot be imported (cuTile missing)."""
+    try:
+        from bench import cutile_chapter
+    except ImportError as e:  # cuda-tile is a test extra, not a runtime dependency
+        return None, f"cuTile Python could not be imported ({e}); pip install cuda-tile==1.7.0"
+    return cutile_chapter, None
+
+
+def tileir_path(name: str, version: str, debug_info: bool) -> Callable[[], bytes]:
+    """Record, lower and encode chapter kernel ``name`` (anew on every call)."""
+    spec = registry.get(name)
+    return lambda: spec.build().bytecode(version, debug_info=debug_info)
+
+
+def measure(names, version: str, repeats: int, twins) -> list:
+    """Rows ``(name, tileir s, tileir+debug s, cuTile cold s, cuTile HIR-cached s, bytes...)``;
+    the cuTile entries are NaN without cuTile."""
+    nan = float("nan")
+    rows = []
+    for name in names:
+        fns = {"ours": tileir_path(name, version, False),
+               "ours_dbg": tileir_path(name, version, True)}
+        if twins is not None:
+            fns["ct_cold"] = twins.exporter(name, version, cold=True)
+            fns["ct_warm"] = twins.exporter(name, version, cold=False)
+        best = race(fns, repeats=repeats)
+        size_ours = len(fns["ours_dbg"]())
+        size_ct = len(fns["ct_cold"]()) if twins is not None else 0
+        rows.append((name, best["ours"], best["ours_dbg"], best.get("ct_cold", nan),
+                     best.get("ct_warm", nan), size_ours, size_ct))
+    return rows
+
+
+def report(rows: list, version: str, repeats: int, why_no_cutile: Optional[str],
+           gc_mode: str = "off", clock: str = "cpu") -> str:
+    """The table, the geometric means and the goal's verdict."""
+    body = []
+    for name, ours, dbg, cold, warm, size_ours, size_ct in rows:
+        body.append((name, fmt_seconds(ours), fmt_seconds(dbg), fmt_seconds(cold),
+                     fmt_seconds(warm), f"{cold / dbg:.1f}x", f"{warm / dbg:.1f}x",
+                     f"{size_ours} / {size_ct}"))
+    g = [geomean(r[i] for r in rows) for i in range(1, 5)]
+    ratio = geomean(r[3] / r[2] for r in rows)
+    ratio_warm = geomean(r[4] / r[2] for r in rows)
+    body.append(("geomean", *(fmt_seconds(x) for x in g), f"{ratio:.1f}x", f"{ratio_warm:.1f}x",
+                 ""))
+    lines = [f"record + lower + encode vs cuTile export_kernel -> tileir_bytecode {version}",
+             f"({machine_line()}; {clock} time, warm, best of {repeats}, sides interleaved in "
+             f"rotating order, garbage collector {gc_mode} during timed calls)", "",
+             table(["kernel", "tileir", "tileir+dbg", "cuTile cold", "cuTile HIR cached",
+                    "cold/dbg", "cached/dbg", "bytes ours/cuTile"], body), ""]
+    if why_no_cutile:
+        lines.append(f"cuTile columns empty: {why_no_cutile}")
+    else:
+        verdict = "met" if ratio >= GOAL else "MISSED"
+        worst = min(rows, key=lambda r: r[3] / r[2])
+        lines.append(f"goal: tileir at least {GOAL:.0f}x faster than cuTile (geomean of "
+                     f"cold/dbg): {ratio:.1f}x, {verdict}; slowest ratio {worst[0]} "
+                     f"{worst[3] / worst[2]:.1f}x")
+    return "\n".join(lines)
+
+
+def stage_times(names, version: str, repeats: int) -> list:
+    """Best-of times (no profiler, the chosen clock) of tileir's three stages per kernel:
+    ``(name, trace s, lower s, encode s)``; record alone is trace minus lower (``trace``
+    lowers the Program it records)."""
+    from tileir.lower.lowering import lower
+
+    rows = []
+    for name in names:
+        spec = registry.get(name)
+        kernel = spec.build()
+        best = race({"trace": spec.build, "lower": lambda: lower(kernel.program),
+                     "encode": lambda: kernel.bytecode(version, debug_info=True)},
+                    repeats=repeats)
+        rows.append((name, best["trace"], best["lower"], best["encode"]))
+    return rows
+
+
+def stage_table(rows: list) -> str:
+    body = []
+    for name, tr, lo, en in rows + [("total", *(sum(r[i] for r in rows) for i in (1, 2, 3)))]:
+        whole = tr + en
+        body.append((name, fmt_seconds(tr - lo), fmt_seconds(lo), fmt_seconds(en),
+                     fmt_seconds(whole), f"{(tr - lo) / whole:.0%} / {lo / whole:.0%} / "
+                                         f"{en / whole:.0%}"))
+    return table(["kernel", "record", "lower", "encode+dbg", "sum", "shares r/l/e"], body)
+
+
+def profile(names, version: str, calls: int, top: int) -> str:
+    """Where tileir's record + lower + encode time goes, over ``calls`` rounds of ``names``."""
+    fns = [tileir_path(n, version, True) for n in names]
+
+    def once():
+        for f in fns:
+            f()
+
+    once()
+    total, rows, every = profile_top(once, calls=calls, top=top)
+    cum_rows = sorted(every, key=lambda r: r[3], reverse=True)[:top]
+    stages = []
+    for label, suffix in (("record: drive the body (record.py:drive)", "record.py:drive"),
+                          ("lower (lowering.py:lower)", "lowering.py:lower"),
+                          ("encode (writer.py:encode)", "writer.py:encode"),
+                          ("  encode: version check (versions.py:check_version)",
+                           "versions.py:check_version"),
+                          ("  encode: debug info (debuginfo.py:function)",
+                           "debuginfo.py:function"),
+                          ("source locations (source.py:user_loc)", "source.py:user_loc")):
+        ct, share = cumulative_of(every, suffix)
+        stages.append((label, f"{ct * 1e3:.1f} ms", f"{share:.1%}"))
+    files = [(f, f"{t * 1e3:.1f} ms", f"{s:.1%}") for f, t, s in by_file(every)]
+    return "\n\n".join([
+        "tileir's stages, timed apart (best of 7 each, no profiler):\n"
+        + stage_table(stage_times(names, version, 7)),
+        f"profile of tileir record + lower + encode (debug info on), {calls} round(s) of "
+        f"{len(names)} kernels",
+        "stages under cProfile (cumulative):\n" + table(["stage", "time", "share"], stages),
+        "by own time:\n" + profile_table(total, rows),
+        "by file (own time summed):\n" + table(["file", "own", "share"], files),
+        "by cumulative time:\n" + profile_table(total, cum_rows)])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=7, help="timed repetitions (best of)")
+    parser.add_argument("--version", default="13.4", help="bytecode version for both sides")
+    parser.add_argument("--kernels", nargs="*", default=list(KERNELS), choices=KERNELS)
+    parser.add_argument("--clock", default="cpu", choices=sorted(CLOCKS),
+                        help="cpu: process CPU time (both sides are single-threaded Python; a "
+                             "busy machine does not inflate it); wall: elapsed time")
+    parser.add_argument("--gc", default="off", choices=GC_MODES,
+                        help="the garbage collector during timed calls (off: as timeit)")
+    parser.add_argument("--profile", action="store_true", help="cProfile tileir's path")
+    parser.add_argument("--profile-calls", type=int, default=20)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args(argv)
+    set_gc_mode(args.gc)
+    set_clock(args.clock)
+    twins, why = cutile_twins()
+    rows = measure(args.kernels, args.version, args.repeats, twins)
+    print(report(rows, args.version, args.repeats, why, args.gc, args.clock))
+    if args.profile:
+        print()
+        print(profile(args.kernels, args.version, args.profile_calls, args.top))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
