@@ -58,7 +58,8 @@ def convert(t, fmt: Format, rounding: Optional[str] = None, signed: bool = True,
                          f"{', '.join(allowed)}", user_loc())
         attrs_ = {"rounding": rounding}
     elif src.is_int and fmt.is_float:
-        op, attrs_ = "itof", {"signedness": sign}
+        # an i1 holds 0 or 1 (a mask), never -1: it converts unsigned, as exti does
+        op, attrs_ = "itof", {"signedness": "unsigned" if src == I1 else sign}
         if fmt.name == "f8E8M0FNU":
             raise refuse(op, f"{pair}: itof does not make f8E8M0FNU tiles; convert to f32 first",
                          user_loc())
