@@ -52,7 +52,7 @@ PURE = [
     ("ftz off f32", lambda x: add(convert(x, F64), 1.0, flush_to_zero=True), "addf",
      "flush_to_zero is for f32 tiles only"),
     ("approx off f32", lambda x: div(convert(x, F16), 2.0, rounding="approx"), "divf",
-     "'approx' is for f32"),
+     "'approx' of `divf` is for f32"),
     ("exp rounding", lambda x: exp(x, rounding="zero"), "exp", "not one of full, approx"),
     ("sqrt of ints", lambda x: sqrt(convert(x, I32)), "sqrt", "takes a float tile"),
     ("negi nuw", lambda x: neg(convert(x, I32), overflow="no_unsigned_wrap"), "negi",

@@ -19,12 +19,13 @@ from module_cases import CASES as VALID_CASES
 from oracle_cutile import oracle_text
 from tileir.dialect import BODY_OPS, ENUMS
 from tileir.errors import ToolError, VerifyError
-from tileir.module import (Block, Bounded, Dense, DivBy, Function, Global, Loc, Module, Op, Scalar,
-                           Value, walk)
+from tileir.module import (Block, Bounded, Dense, DivBy, Function, Global, Loc, Module, Op,
+                           SameElements, Scalar, Value, walk)
 from tileir.numerics import dense_of
 from tileir.real.tileiras import available
-from tileir.types import (BF16, F16, F32, F64, I1, I8, I32, I64, TOKEN, PartitionViewType,
-                          PointerType, TensorViewType, TileType)
+from tileir.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8,
+                          I16, I32, I64, TOKEN, PartitionViewType, PointerType, TensorViewType,
+                          TileType)
 from tileir.signatures import SIGNATURES, attr_of
 from tileir.verify import VERIFY_RULES, verify
 
@@ -320,6 +321,187 @@ def assume_predicates(bad):
     return _module([PTR], build)
 
 
+# --- rules established against tileirdisasm (each bad twin was refused by the tool first)
+
+
+def _assume_on(t, pred):
+    return _module([], lambda b: b.op("assume", [_c(b, t, 1)], [t], predicate=pred))
+
+
+def permute_rank(bad):
+    t = T((4,), F32) if bad else T((2, 4), F32)
+    perm = (0,) if bad else (1, 0)
+    out = T(tuple(t.shape[i] for i in perm), F32)
+    return _module([], lambda b: b.op("permute", [_c(b, t, 1.0)], [out], permutation=perm))
+
+
+def pack_widths(bad):
+    src = T((4,), F8E4M3FN if bad else F16)
+    out = T((4 if bad else 8,), I8)
+    return _module([], lambda b: b.op("pack", [_c(b, src, 1.0)], [out]))
+
+
+def same_elements_kind(bad):
+    return _assume_on(T((4,), F32 if bad else I32), SameElements((2,)))
+
+
+def same_elements_range(bad):
+    return _assume_on(T((4,), I32), SameElements((5,) if bad else (4,)))
+
+
+def div_by_every_range(bad):
+    return _assume_on(T((2, 8), I32), DivBy(4, 9 if bad else 8, 1))
+
+
+def div_by_divisor_limit(bad):
+    return _assume_on(T((), I32), DivBy(1 << (63 if bad else 62)))
+
+
+def bounded_range(bad):
+    return _assume_on(T((), I8), Bounded(0, 255) if bad else Bounded(-128, 127))
+
+
+def _scaled(lhs, rhs, scale, block, k=64):
+    def build(b):
+        ops = [_c(b, T((16, k), lhs), 1.0), _c(b, T((k, 16), rhs), 1.0),
+               _c(b, T((16, 16), F32), 0.0), _c(b, T((16, k // block), scale), 1.0),
+               _c(b, T((k // block, 16), scale), 1.0)]
+        b.op("mmaf_scaled", ops, [T((16, 16), F32)])
+    return _module([], build)
+
+
+def mmaf_scaled_factors(bad):
+    return _scaled(F8E4M3FN, F8E5M2 if bad else F8E4M3FN, F8E8M0FNU, 32)
+
+
+def mmaf_scaled_blocks(bad):
+    return _scaled(F8E5M2, F8E5M2, F8E8M0FNU, 16 if bad else 32)
+
+
+def mmaf_scaled_scales(bad):
+    return _scaled(F8E4M3FN if bad else F4E2M1FN, F8E4M3FN if bad else F4E2M1FN, F8E4M3FN, 16)
+
+
+def extract_index_type(bad):
+    def build(b):
+        i = _c(b, T((), I64 if bad else I32), 0)
+        b.op("extract", [_c(b, T((2, 4), F32), 1.0), i, i], [T((1, 4), F32)])
+    return _module([], build)
+
+
+def iota_count(bad):
+    return _module([], lambda b: b.op("iota", [], [T((4 if bad else 2,), I1)]))
+
+
+def print_format_arguments(bad):
+    def build(b):
+        x = _c(b, S_I32, 1)
+        b.op("print_tko", [x], [TOKEN], segments=(1, 0), format="%d %d" if bad else "%d%%")
+    return _module([], build)
+
+
+def join_two_tokens(bad):
+    def build(b):
+        toks = [b.op("make_token", [], [TOKEN]) for _ in range(1 if bad else 2)]
+        b.op("join_tokens", toks, [TOKEN])
+    return _module([], build)
+
+
+def loops_carry_no_views(bad):
+    def build(b):
+        tv_t = TensorViewType(F32, (64,), (1,))
+        tv = b.op("make_tensor_view", [b.params[0]], [tv_t], segments=(1, 0, 0))
+        v = tv if bad else _c(b, S_F32, 1.0)
+        b.region_op("loop", [v], [v.type], [([v.type], lambda bb, a: bb.op("break", [a]))])
+    return _module([PTR], build)
+
+
+def early_return(bad):
+    def build(b):
+        z = _c(b, S_I32, 0)
+
+        def body(bb, *_args):
+            c = _c(bb, S_I1, True)
+            bb.region_op("if", [c], [], [([], lambda b3: b3.op("return", [])),
+                                         ([], lambda b3: b3.op("yield", []))])
+            bb.op("continue" if bad else "break", [])
+        if bad:
+            b.region_op("for", [z, z, z], [], [([S_I32], body)])
+        else:
+            b.region_op("loop", [], [], [([], body)])
+    return _module([], build)
+
+
+def reduce_identity_f16_for_bf16(bad):
+    s = T((), BF16)
+    return _module([], lambda b: b.region_op(
+        "reduce", [_c(b, T((8,), BF16), 1.0)], [s], [([s, s], lambda bb, e, a: bb.op(
+            "yield", [bb.op("addf", [e, a], [s])]))], dim=0,
+        identities=(Scalar.of(F32 if bad else F16, 0.0),)))
+
+
+def select_not_f4(bad):
+    def build(b):
+        x = _c(b, T((4,), F4E2M1FN if bad else F8E4M3FN), 1.0)
+        b.op("select", [_c(b, T((4,), I1), True), x, x], [x.type])
+    return _module([], build)
+
+
+def _pointers_of(b, t):
+    one = b.op("reshape", [b.params[0]], [T((1,), t.element)])
+    return b.op("broadcast", [one], [t])
+
+
+def atomic_mode_formats(bad):
+    fmt = I16 if bad else I32
+    def build(b):
+        v = _c(b, T((4,), fmt), 1)
+        b.op("atomic_rmw_tko", [_pointers_of(b, T((4,), PointerType(fmt))), v], [v.type, TOKEN],
+             segments=(1, 1, 0, 0), memory_ordering="relaxed", memory_scope="device", mode="add")
+    return _module([T((), PointerType(fmt))], build)
+
+
+def atomic_cas_width(bad):
+    fmt = F16 if bad else F32
+    def build(b):
+        v = _c(b, T((4,), fmt), 1.0)
+        b.op("atomic_cas_tko", [_pointers_of(b, T((4,), PointerType(fmt))), v, v],
+             [v.type, TOKEN], segments=(1, 1, 1, 0, 0), memory_ordering="acq_rel",
+             memory_scope="sys")
+    return _module([T((), PointerType(fmt))], build)
+
+
+def alloca_alignment(bad):
+    return _module([], lambda b: b.op("alloca", [], [PTR], num_elem=0,
+                                      alignment=2 if bad else 4))
+
+
+def divf_full_f32_only(bad):
+    def build(b):
+        x = _c(b, T((4,), F64 if bad else F32), 1.0)
+        b.op("divf", [x, x], [x.type], rounding="full")
+    return _module([], build)
+
+
+def bitcast_narrow(bad):
+    return _module([], lambda b: b.op("bitcast", [_c(b, T((4,), I1), True)],
+                                      [T((4,), I8 if bad else I1)]))
+
+
+def tensor_view_strides(bad):
+    tv_t = TensorViewType(F32, (64,), (0 if bad else 1,))
+    return _module([PTR], lambda b: b.op("make_tensor_view", [b.params[0]], [tv_t],
+                                         segments=(1, 0, 0)))
+
+
+def offset_not_i4(bad):
+    def build(b):
+        ptrs = _pointers_of(b, T((4,), PointerType(F32)))
+        i4 = b.op("broadcast", [b.op("reshape", [b.params[1]], [T((1,), I4)])], [T((4,), I4)])
+        b.op("offset", [ptrs, i4 if bad else _c(b, T((4,), I8), 1)], [ptrs.type])
+    return _module([PTR, T((), I4)], build)
+
+
 #: name -> (case, message pattern of the bad module, does tileirdisasm refuse it too?)
 FAMILIES = {
     "elementwise_types": (elementwise_types, r"`addf`: op #2: operands must have one type, "
@@ -347,7 +529,7 @@ FAMILIES = {
     "reduce_result": (reduce_result, r"result 0 is tile<8xf32>; operand tile<8xf32> along "
                       r"dim=0 gives tile<f32>", True),
     "reduce_identity": (reduce_identity, r"identity 0 is f64, operand 0 holds f32", True),
-    "reduce_is_pure": (reduce_is_pure, r"`assert`: op #3: `assert` has memory effects", True),
+    "reduce_is_pure": (reduce_is_pure, r"`assert`: op #3: `assert` is not memory-effect-free", True),
     "broadcast_rank": (broadcast_rank, r"broadcast widens dimensions of length 1 only", True),
     "permute_order": (permute_order, r"permutation \[1, 1\] is not a permutation", True),
     "tile_dims_power_of_two": (tile_dims_power_of_two, r"every tile dimension must be a "
@@ -375,6 +557,43 @@ FAMILIES = {
     "get_global_symbol": (get_global_symbol, r"@tabel is not a global of this module", True),
     "assume_predicates": (assume_predicates, r"bounded constrains integer tiles, not "
                           r"tile<ptr<f32>>", True),
+    "permute_rank": (permute_rank, r"permute needs a tile of rank 2 or more", True),
+    "pack_widths": (pack_widths, r"pack takes tiles of different element widths", True),
+    "same_elements_kind": (same_elements_kind, r"same_elements constrains integer or pointer "
+                           r"tiles, not tile<4xf32>", True),
+    "same_elements_range": (same_elements_range, r"entry 0 must lie in 0 \.\. 4", True),
+    "div_by_every_range": (div_by_every_range, r"`every` must lie in 0 \.\. 8", True),
+    "div_by_divisor_limit": (div_by_divisor_limit, r"a power of two up to 2\^62", True),
+    "bounded_range": (bounded_range, r"bound 255 is not a signed i8 \(-128 \.\. 127\)", True),
+    "mmaf_scaled_factors": (mmaf_scaled_factors, r"lhs tile<16x64xf8E4M3FN> and rhs "
+                            r"tile<64x16xf8E5M2> must have the same element format", True),
+    "mmaf_scaled_blocks": (mmaf_scaled_blocks, r"take blocks of 32 elements along K; "
+                           r".* makes blocks of 16", True),
+    "mmaf_scaled_scales": (mmaf_scaled_scales, r"f8E4M3FN factors take f8E8M0FNU scales, not "
+                           r"f8E4M3FN", True),
+    "extract_index_type": (extract_index_type, r"index 0 is tile<i64>; .* is indexed by "
+                           r"tile<i32> values", True),
+    "iota_count": (iota_count, r"iota counts 0 \.\. 3, more values than i1 holds", True),
+    "print_format_arguments": (print_format_arguments, r"format '%d %d' takes 2 values, given 1",
+                               True),
+    "join_two_tokens": (join_two_tokens, r"join_tokens joins two or more tokens, given 1", True),
+    "loops_carry_no_views": (loops_carry_no_views, r"loop-carried value 0 is a view", True),
+    "early_return": (early_return, r"`return` may sit in `if`s and `loop`s only, not inside a "
+                     r"`for`", True),
+    "reduce_identity_f16_for_bf16": (reduce_identity_f16_for_bf16, r"identity 0 is f32, "
+                                     r"operand 0 holds bf16", True),
+    "select_not_f4": (select_not_f4, r"select does not take sub-byte f4E2M1FN tiles", True),
+    "atomic_mode_formats": (atomic_mode_formats, r"mode add works on i32 and i64 only", True),
+    "atomic_cas_width": (atomic_cas_width, r"works on 32- or 64-bit integers and floats, the "
+                         r"values are f16", True),
+    "alloca_alignment": (alloca_alignment, r"alignment = 2 is less than the natural size of f32",
+                         True),
+    "divf_full_f32_only": (divf_full_f32_only, r"rounding<full> is for f32 only", True),
+    "bitcast_narrow": (bitcast_narrow, r"bitcast keeps shape and bit width", True),
+    "tensor_view_strides": (tensor_view_strides, r"a static stride must be positive, not 0",
+                            True),
+    "offset_not_i4": (offset_not_i4, r"offsets must be a tile of i1, i8, i16, i32 or i64, "
+                      r"got tile<4xi4>", True),
 }
 
 

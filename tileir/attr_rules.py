@@ -68,8 +68,10 @@ def check_float_modifiers(op: str, fmt: Format, rounding: Optional[str], ftz: bo
         if allowed is None:
             raise RuleError(f"`{op}` takes no rounding (got {rounding!r})")
         check_choice(f"rounding of `{op}`", rounding, allowed)
-        if rounding == "approx" and fmt.name != "f32":
-            raise RuleError(f"rounding 'approx' is for f32 tiles only; these are {fmt}")
+        # exp and tanh take `full` on every format; divf's `full` (like `approx`) is f32's alone
+        if (rounding == "approx" or rounding == "full" and op == "divf") and fmt.name != "f32":
+            raise RuleError(f"rounding {rounding!r} of `{op}` is for f32 tiles only; these are "
+                            f"{fmt}")
     if ftz and fmt.name != "f32":
         raise RuleError(f"flush_to_zero is for f32 tiles only; these are {fmt}")
 

@@ -9,15 +9,19 @@
 * each op against its signature (tileir/signatures.py): known name, operand
   counts and ``segments``, attribute names, kinds and enum spellings, required
   attributes present, region count;
-* tile types: dimensions positive powers of two, at most 2^24 elements, an even
-  count for f4E2M1FN;
+* types: tile (and view tile) dimensions positive powers of two, at most 2^24
+  elements, an even count for f4E2M1FN; no ``ptr<i4>``; tensor views with
+  positive static sizes and strides; strided views with positive traversal strides;
 * terminators: ``for`` -> ``continue``, ``loop`` -> ``continue``/``break`` (also
   inside ``if``s nested in it), ``if`` / ``reduce`` / ``scan`` -> ``yield``, the
-  body -> ``return``, each with the types its parent expects;
+  body -> ``return``, each with the types its parent expects; an early ``return``
+  may also end an ``if`` or ``loop`` region when only ``if``s and ``loop``s stand
+  between it and the entry;
 * the op's own type rules, from :data:`VERIFY_RULES` (one rule per body op).
 
 Rules were checked against the verifier ``tileirdisasm`` 13.4.92 runs on the
-bytecode it reads (tests/test_verify.py).  Errors are
+bytecode it reads (tests/test_verify.py; property_tests/test_verify_vs_tileirdisasm.py
+draws random modules and asserts both accept exactly the same ones).  Errors are
 :class:`tileir.errors.VerifyError` naming the function, the op, its index in the
 function (pre-order, as the bytecode numbers ops) and its source location.
 
@@ -32,6 +36,7 @@ tileir.errors.VerifyError: tileir: kernel `k`: `entry`: parameter %0 is tile<4xf
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Optional
 
 from tileir.dialect import BODY_OPS, ENUMS
@@ -40,16 +45,18 @@ from tileir.module import (Block, Bounded, Dense, DivBy, Function, Hints, Module
                            SameElements, Scalar, Value)
 from tileir.signatures import SIGNATURES
 from tileir.types import (MAX_TILE_ELEMENTS, Format, GatherScatterViewType, PartitionViewType,
-                          StridedViewType, TileType)
+                          PointerType, StridedViewType, TensorViewType, TileType)
 from tileir.verify_rules import TERMINATORS, VERIFY_RULES
 
 __all__ = ["verify", "VERIFY_RULES"]
 
-# ops with memory effects, which a reduce / scan body may not hold
+# ops that are not memory-effect-free, which a reduce / scan body may not hold, even nested
+# in an `if`; `assume`, `for` and `loop` count too (probed: "only memory-effect-free
+# operations are allowed inside 'cuda_tile.reduce'")
 _EFFECTS = frozenset({"load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko",
                       "atomic_rmw_tko", "atomic_cas_tko", "atomic_red_view_tko", "print_tko",
                       "assert", "gdc_wait_tko", "gdc_launch_dependents_tko",
-                      "memory_fence_alias_tko", "alloca"})
+                      "memory_fence_alias_tko", "alloca", "assume", "for", "loop"})
 
 # attributes without a default that an op may leave out
 _OPTIONAL = {("load_view_tko", "memory_scope"), ("store_view_tko", "memory_scope"),
@@ -80,22 +87,43 @@ def _pow2(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
+def _check_tile_shape(c: Check, t: TileType, what: str, kind: str = "tile") -> None:
+    bad = [d for d in t.shape if not _pow2(d)]
+    if bad:
+        c.fail(f"{what} is {t}: every {kind} dimension must be a positive power of two, "
+               f"not {bad[0]}")
+    if t.size > MAX_TILE_ELEMENTS:
+        c.fail(f"{what} is {t}: {t.size} elements, more than the {MAX_TILE_ELEMENTS} a tile "
+               "may hold")
+    if getattr(t.element, "name", None) == "f4E2M1FN" and t.size % 2:
+        c.fail(f"{what} is {t}: f4E2M1FN tiles need an even number of elements")
+
+
+def _check_tensor_view(c: Check, t: TensorViewType, what: str) -> None:
+    # static sizes and strides must be positive (tileirdisasm: "dimensions must have strictly
+    # positive constant sizes / strides"); a stride of 0 is refused too
+    for entries, name in ((t.shape, "size"), (t.strides, "stride")):
+        bad = [e for e in entries if e is not None and e <= 0]
+        if bad:
+            c.fail(f"{what} is {t}: a static {name} must be positive, not {bad[0]}")
+    if t.element.name == "i4":
+        c.fail(f"{what} is {t}: tensor views do not hold i4")
+
+
 def check_tile_type(c: Check, t, what: str) -> None:
-    """Tile and view shapes the dialect allows (CT:Verif)."""
+    """Tile, pointer and view types the dialect allows (CT:Verif, probed with tileirdisasm)."""
     if isinstance(t, TileType):
-        bad = [d for d in t.shape if not _pow2(d)]
-        if bad:
-            c.fail(f"{what} is {t}: every tile dimension must be a positive power of two, "
-                   f"not {bad[0]}")
-        if t.size > MAX_TILE_ELEMENTS:
-            c.fail(f"{what} is {t}: {t.size} elements, more than the {MAX_TILE_ELEMENTS} a tile "
-                   "may hold")
-        if getattr(t.element, "name", None) == "f4E2M1FN" and t.size % 2:
-            c.fail(f"{what} is {t}: f4E2M1FN tiles need an even number of elements")
+        _check_tile_shape(c, t, what)
+        if isinstance(t.element, PointerType) and t.element.pointee.name == "i4":
+            c.fail(f"{what} is {t}: there are no pointers to i4")
+    elif isinstance(t, TensorViewType):
+        _check_tensor_view(c, t, what)
     elif isinstance(t, (PartitionViewType, StridedViewType, GatherScatterViewType)):
-        bad = [d for d in t.tile_shape if not _pow2(d)]
-        if bad:
-            c.fail(f"{what} is {t}: view tile dimensions must be powers of two, not {bad[0]}")
+        # the view's tile obeys the rules of tiles (powers of two, size, even f4 count)
+        _check_tile_shape(c, TileType(t.tile_shape, t.tensor_view.element), what, "view tile")
+        _check_tensor_view(c, t.tensor_view, what)
+        if isinstance(t, StridedViewType) and any(s <= 0 for s in t.traversal_strides):
+            c.fail(f"{what} is {t}: traversal strides must be positive")
 
 
 # ----------------------------------------------------------------------------- attributes
@@ -221,7 +249,8 @@ def _walk_block(c: Check, scopes: _Scopes, block: Block, parent: Optional[Op]) -
         if last:
             _check_terminator(c, op, parent)
         if op.name in _EFFECTS and any(p.name in ("reduce", "scan") for p in c.parents):
-            c.fail(f"`{op.name}` has memory effects; a reduce or scan body may not hold it")
+            c.fail(f"`{op.name}` is not memory-effect-free; a reduce or scan body may not "
+                   "hold it")
         for i, v in enumerate(op.operands):
             scopes.use(v, i)
         _check_operands(c, op)
@@ -250,8 +279,11 @@ def _walk_block(c: Check, scopes: _Scopes, block: Block, parent: Optional[Op]) -
 
 
 def _check_terminator(c: Check, op: Op, parent: Optional[Op]) -> None:
-    wanted = {None: ("return",), "for": ("continue",), "loop": ("continue", "break"),
-              "if": ("yield", "continue", "break"), "reduce": ("yield",), "scan": ("yield",)}
+    # `return` may also end an `if` or `loop` region (an early exit); its own rule checks
+    # that nothing but `if`s and `loop`s stand between it and the entry
+    wanted = {None: ("return",), "for": ("continue",), "loop": ("continue", "break", "return"),
+              "if": ("yield", "continue", "break", "return"), "reduce": ("yield",),
+              "scan": ("yield",)}
     allowed = wanted[parent.name if parent else None]
     if op.name not in allowed:
         where = f"a region of `{parent.name}`" if parent else "the function body"
@@ -283,6 +315,7 @@ def _verify_globals(module: Module) -> None:
             fail(f"its value must be a rank-1 dense tile, got {getattr(g.value, 'type', g.value)}")
         if not isinstance(g.value.type.element, Format):
             fail(f"its value holds {g.value.type.element}, not numbers")
+        check_tile_type(SimpleNamespace(fail=fail), g.value.type, "its value")
         if g.visibility not in ENUMS["symbol_visibility"]:
             fail(f"visibility {g.visibility!r} is not public or private")
         if not isinstance(g.alignment, int) or g.alignment < 0:

@@ -36,10 +36,14 @@ def float_tile(c, v, what: str) -> TileType:
     return t
 
 
-def int_tile(c, v, what: str) -> TileType:
+def int_tile(c, v, what: str, i4: bool = False) -> TileType:
+    """A tile of integers; i4 only where ``i4`` says so (exti / trunci: the dialect's integer
+    operands are i1 .. i64 elsewhere, probed op by op)."""
     t = tile(c, v, what)
     if not (isinstance(t.element, Format) and t.element.is_int):
         c.fail(f"{what} must be a tile of integers, got {t}")
+    if t.element.name == "i4" and not i4:
+        c.fail(f"{what} must be a tile of i1, i8, i16, i32 or i64, got {t}")
     return t
 
 

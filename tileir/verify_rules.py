@@ -39,8 +39,10 @@ def _float_modifiers(c, op, fmt) -> None:
         if r not in _ROUNDING[op.name]:
             c.fail(f"rounding<{r}> is not allowed; `{op.name}` takes "
                    f"{', '.join(_ROUNDING[op.name])}")
-        if r == "approx" and fmt != F32:
-            c.fail(f"rounding<approx> is for f32 only, the operands are {fmt}")
+        # approx is f32-only everywhere; full is f32-only on divf (it is exp's and tanh's
+        # default, there for every format)
+        if (r == "approx" or (r == "full" and op.name == "divf")) and fmt != F32:
+            c.fail(f"rounding<{r}> is for f32 only, the operands are {fmt}")
     if "flush_to_zero" in attrs and attr_of(op, "flush_to_zero") and fmt != F32:
         c.fail(f"flush_to_zero is for f32 only, the operands are {fmt}")
 
@@ -133,22 +135,40 @@ def _mmai(c, op):
     one_result(c, op, acc)
 
 
+# mmaf_scaled: factor format -> {scale format: block sizes (factor elements per scale)};
+# probed with tileirdisasm for every factor, scale and block size in 8 .. 64
+_SCALED = {"f8E4M3FN": {"f8E8M0FNU": (32,)}, "f8E5M2": {"f8E8M0FNU": (32,)},
+           "f4E2M1FN": {"f8E4M3FN": (16,), "f8E8M0FNU": (16, 32), "fnv8E5M3FNU": (16, 32)}}
+
+
 def _mmaf_scaled(c, op):
     lhs, rhs, acc, ls, rs = (float_tile(c, v, n) for v, n in zip(op.operands, names_of(op)))
     for t, name in ((lhs, "lhs"), (rhs, "rhs")):
-        if t.element.name not in ("f8E4M3FN", "f8E5M2", "f4E2M1FN"):
+        if t.element.name not in _SCALED:
             c.fail(f"{name} is {t}; mmaf_scaled takes f8E4M3FN, f8E5M2 or f4E2M1FN")
+    if lhs.element != rhs.element:
+        c.fail(f"lhs {lhs} and rhs {rhs} must have the same element format")
     if acc.element.name != "f32":
         c.fail(f"acc is {acc}; mmaf_scaled accumulates in f32")
     for t, name in ((ls, "lhs_scale"), (rs, "rhs_scale")):
         if t.element.name not in ("f8E4M3FN", "f8E8M0FNU", "fnv8E5M3FNU") or t.rank != lhs.rank:
             c.fail(f"{name} is {t}; scales are f8E4M3FN, f8E8M0FNU or fnv8E5M3FNU tiles of the "
                    "operands' rank")
+    if ls.element != rs.element:
+        c.fail(f"lhs_scale {ls} and rhs_scale {rs} must have the same element format")
     _mma_shapes(c, lhs, rhs, acc)
     k, blocks = lhs.shape[-1], ls.shape[-1]
-    if ls.shape[-2] != lhs.shape[-2] or rs.shape[-1] != rhs.shape[-1] or \
-            rs.shape[-2] != blocks or k % blocks:
+    if ls.shape[:-1] != lhs.shape[:-1] or rs.shape[-1] != rhs.shape[-1] or \
+            rs.shape[:-2] != rhs.shape[:-2] or rs.shape[-2] != blocks or k % blocks:
         c.fail(f"scales {ls}, {rs} do not fit M×(K/B), (K/B)×N for {lhs}, {rhs}")
+    table = _SCALED[lhs.element.name]
+    sizes = table.get(ls.element.name)
+    if sizes is None:
+        c.fail(f"{lhs.element} factors take {' or '.join(table)} scales, not {ls.element}")
+    if k // blocks not in sizes:
+        c.fail(f"{lhs.element} factors with {ls.element} scales take blocks of "
+               f"{' or '.join(map(str, sizes))} elements along K; {lhs} with {ls} makes blocks "
+               f"of {k // blocks}")
     one_result(c, op, acc)
 
 
@@ -171,13 +191,17 @@ def _select(c, op):
     a, b = tile(c, op.operands[1], "if_true"), tile(c, op.operands[2], "if_false")
     if cond.element != I1 or cond.shape != a.shape:
         c.fail(f"cond is {cond}; it must be an i1 tile of the values' shape {a.shape}")
+    if getattr(a.element, "name", None) == "f4E2M1FN":
+        c.fail(f"select does not take sub-byte f4E2M1FN tiles ({a})")
     same_types(c, op.operands[1:], ("if_true", "if_false"))
     one_result(c, op, a)
 
 
 def _convert(src_kind: str, dst_kind: str, rule_extra=None):
     def rule(c, op):
-        check = {"float": float_tile, "int": int_tile}
+        # exti and trunci are the only integer ops that take i4
+        i4 = op.name in ("exti", "trunci")
+        check = {"float": float_tile, "int": lambda c, v, what: int_tile(c, v, what, i4)}
         src = check[src_kind](c, op.operands[0], "source")
         one_result(c, op)
         dst = check[dst_kind](c, op.results[0], "result")
@@ -219,8 +243,6 @@ def _ftof_extra(c, op, src: Format, dst: Format):
 
 
 def _ftoi_extra(c, op, src, dst):
-    if dst.name == "i4":
-        c.fail("ftoi does not make i4 tiles")
     if attr_of(op, "rounding") != "nearest_int_to_zero":
         c.fail(f"ftoi rounds nearest_int_to_zero only, not {attr_of(op, 'rounding')}")
 
@@ -249,9 +271,11 @@ def _bitcast(c, op):
     if not isinstance(src.element, Format) or not isinstance(dst.element, Format):
         c.fail(f"bitcast converts number tiles ({src} to {dst}); pointers use int_to_ptr, "
                "ptr_to_int, ptr_to_ptr")
-    if {src.element.name, dst.element.name} & {"i1", "i4", "f4E2M1FN"}:
-        c.fail(f"bitcast does not take i1, i4 or f4E2M1FN tiles ({src} to {dst})")
-    width = {"tf32": 19}  # tf32 occupies 32 bits of memory but is 19 bits wide
+    if "i4" in (src.element.name, dst.element.name):
+        c.fail(f"bitcast does not take i4 tiles ({src} to {dst})")
+    # widths as the dialect counts them: tf32 is 19 bits wide (it takes 32 in memory), so it
+    # casts to nothing but tf32; i1 and f4E2M1FN likewise cast only to themselves
+    width = {"tf32": 19}
     if src.shape != dst.shape or width.get(src.element.name, src.element.bits) != width.get(
             dst.element.name, dst.element.bits):
         c.fail(f"bitcast keeps shape and bit width: {src} to {dst}")
@@ -279,6 +303,9 @@ def _pack(c, op):
     if packed.rank != 1 or packed.element.name != "i8" or raw.rank != 1 or \
             not isinstance(raw.element, Format):
         c.fail(f"{op.name} goes between a rank-1 tile and a rank-1 i8 tile, got {src} -> {dst}")
+    if raw.element.bits == 8:  # 8-bit tiles are bitcast, not packed
+        c.fail(f"{op.name} takes tiles of different element widths, got {src} -> {dst} "
+               "(8-bit tiles are bitcast)")
     if raw.size * raw.element.bits != packed.size * 8:
         c.fail(f"{raw} holds {raw.size * raw.element.bits // 8} bytes, {packed} holds "
                f"{packed.size}")

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from tileir.numerics import element_bytes
 from tileir.signatures import attr_of, operand_groups
-from tileir.types import I1, Format, TileType
+from tileir.types import (I1, I32, Format, GatherScatterViewType, PartitionViewType,
+                          StridedViewType, TensorViewType, TileType)
 from tileir.verify_common import int_tile, one_result, same_types, scalar_int, tile, types_text
 
 __all__ = ["SHAPE_RULES"]
+
+_VIEWS = (TensorViewType, PartitionViewType, StridedViewType, GatherScatterViewType)
 
 
 # ----------------------------------------------------------------------------- reduce, scan
@@ -43,7 +46,9 @@ def _reduce_like(c, op):
         if r.type != TileType(shape, elem):
             c.fail(f"result {i} is {r.type}; operand {v.type} along dim={dim} gives "
                    f"{TileType(shape, elem)}")
-        if ident.format != elem:
+        # tileirdisasm lets an f16 identity stand for a bf16 operand and the other way round
+        # (the dialect's verifier makes that one exception); the value is what counts
+        if ident.format != elem and {ident.format.name, elem.name} != {"f16", "bf16"}:
             c.fail(f"identity {i} is {ident.format}, operand {i} holds {elem}")
         for a in args[2 * i:2 * i + 2]:
             if a.type != TileType((), elem):
@@ -70,8 +75,12 @@ def _constant(c, op):
 def _iota(c, op):
     one_result(c, op)
     t = int_tile(c, op.results[0], "result")
-    if t.rank != 1 or t.element.name not in ("i8", "i16", "i32", "i64"):
-        c.fail(f"iota makes a rank-1 tile of i8, i16, i32 or i64, not {t}")
+    if t.rank != 1 or t.element.name not in ("i1", "i8", "i16", "i32", "i64"):
+        c.fail(f"iota makes a rank-1 tile of i1, i8, i16, i32 or i64, not {t}")
+    bits = t.element.bits
+    if bits < 64 and t.size > 1 << bits:
+        c.fail(f"iota counts 0 .. {t.size - 1}, more values than {t.element} holds "
+               f"({1 << bits})")
 
 
 def _broadcast(c, op):
@@ -94,6 +103,8 @@ def _reshape(c, op):
 
 def _permute(c, op):
     src = tile(c, op.operands[0], "source")
+    if src.rank < 2:
+        c.fail(f"permute needs a tile of rank 2 or more, source is {src}")
     perm = tuple(attr_of(op, "permutation"))
     if sorted(perm) != list(range(src.rank)):
         c.fail(f"permutation {list(perm)} is not a permutation of the {src.rank} dims of {src}")
@@ -114,7 +125,8 @@ def _indices(c, values, rank: int, what: str):
     if len(values) != rank:
         c.fail(f"takes {rank} indices for {what}, got {len(values)}")
     for i, v in enumerate(values):
-        scalar_int(c, v, f"index {i}")
+        if v.type != TileType((), I32):  # extract / insert index by tile<i32> only
+            c.fail(f"index {i} is {v.type}; {what} is indexed by tile<i32> values")
 
 
 def _extract(c, op):
@@ -141,6 +153,14 @@ def _insert(c, op):
 # ----------------------------------------------------------------------------- control flow
 
 
+def _no_views(c, values, what: str) -> None:
+    # loops and ifs carry tiles and tokens, never views (tileirdisasm: "loop-carried value 0
+    # is a tensor_view / tile view, which is not supported"; likewise `if` results)
+    for i, v in enumerate(values):
+        if isinstance(v.type, _VIEWS):
+            c.fail(f"{what} {i} is a view ({v.type}); views cannot be carried")
+
+
 def _for(c, op):
     g = operand_groups(op)
     bounds = g["lower"] + g["upper"] + g["step"]
@@ -148,6 +168,7 @@ def _for(c, op):
         scalar_int(c, v, name)
     same_types(c, bounds, ("lower", "upper", "step"))
     inits = g["init"]
+    _no_views(c, inits, "loop-carried value")
     if types_text(op.results) != types_text(inits):
         c.fail(f"results ({types_text(op.results)}) must have the init values' types "
                f"({types_text(inits)})")
@@ -159,6 +180,8 @@ def _for(c, op):
 
 
 def _loop(c, op):
+    _no_views(c, op.operands, "loop-carried value")
+    _no_views(c, op.results, "result")
     args = op.regions[0].args
     if types_text(args) != types_text(op.operands):
         c.fail(f"its region takes the init values' types ({types_text(op.operands)}), "
@@ -171,6 +194,7 @@ def _if(c, op):
         c.fail(f"condition is {cond}; it must be tile<i1>")
     if any(r.args for r in op.regions):
         c.fail("if regions take no arguments")
+    _no_views(c, op.results, "result")
 
 
 def _enclosing_loop(c, op, kinds):
@@ -215,8 +239,11 @@ def _yield(c, op):
 
 
 def _return(c, op):
-    if c.parents:
-        c.fail("`return` ends the function body, not a region")
+    # an early `return` may end an `if` or `loop` region, but only when nothing else (no
+    # `for`, `reduce`, `scan`) stands between it and the entry (probed with tileirdisasm)
+    others = [p.name for p in c.parents if p.name not in ("if", "loop")]
+    if others:
+        c.fail(f"`return` may sit in `if`s and `loop`s only, not inside a `{others[-1]}`")
     if op.operands:
         c.fail(f"an entry returns nothing, this returns ({types_text(op.operands)})")
     one_result(c, op, None, count=0)

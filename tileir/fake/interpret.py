@@ -5,7 +5,11 @@ SSA value is a numpy array whose leading axis is the batch of blocks (see
 ``values``), so a launch costs a few numpy passes per op, not a Python loop per
 block.  The grid is cut into chunks of blocks when the values of one chunk would
 pass ``max_chunk_bytes``; chunks run one after another (any order of blocks is a
-valid schedule of the device).  Memory lives in a fake flat address space
+valid schedule of the device); ``order=`` runs chosen blocks one at a time in a
+given order instead, so schedules can be compared.  :func:`execute` is the same
+launch returning an :class:`Execution` (outputs, memory, and a fault as data: the
+op whose rule refused, its block and frame) where :func:`interpret` raises.
+Memory lives in a fake flat address space
 (``memory``); ops are evaluated by the rule table ``rules.NUMPY_RULES``, whose
 modules document the numerics (``rules_float``, ``rules_int``, ``rules_convert``,
 ``rounding``; the reduction and scan orders in ``rules_misc``).
@@ -53,6 +57,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional, Sequence, TextIO
 
+import attrs
 import numpy as np
 
 from tileir.errors import InterpretError, TileIRError
@@ -62,11 +67,12 @@ from tileir.fake.memory import Memory
 from tileir.fake.rules import NUMPY_RULES
 from tileir.fake.values import from_scalar, value_dtype, widen
 from tileir.formats import numpy_dtype
-from tileir.module import Module, walk
+from tileir.module import Module, Op, walk
 from tileir.numerics import dense_array
 from tileir.types import PointerType, TileType
 
-__all__ = ["interpret", "Machine"]
+__all__ = ["interpret", "execute", "Execution", "Fault", "Machine", "grid3", "block3",
+           "linear_blocks"]
 
 _TERMINATORS = frozenset({"yield", "continue", "break", "return"})
 
@@ -214,14 +220,70 @@ class Machine:
                 self.memory.remove(seg)
 
 
-# ----------------------------------------------------------------------------- the entry point
+# ----------------------------------------------------------------------------- launches
 
 
-def _grid3(grid) -> tuple[int, int, int]:
+@attrs.frozen(eq=False)
+class Fault:
+    """Where a launch stopped: the ``op`` whose rule refused, the ``message``, the
+    ``block`` ``(x, y, z)`` (``None`` when the rule named no lane), the ``frame`` of values
+    the op ran in (``frame.get(value_id)``) and the ``lane`` of the block in it."""
+
+    op: Op
+    message: str
+    block: Optional[tuple]
+    frame: Any = attrs.field(repr=False)
+    lane: Optional[int] = None
+
+
+@attrs.frozen(eq=False)
+class Execution:
+    """A finished or stopped launch: the arguments after it (as :func:`interpret` returns
+    them), the ``memory`` it ran in (its segments place any address against the buffers),
+    and, when the kernel faulted, the ``error`` and the :class:`Fault` (``None`` when the
+    refusal did not come through a rule)."""
+
+    outputs: list
+    memory: Memory
+    error: Optional[InterpretError] = None
+    fault: Optional[Fault] = None
+
+
+class _Recorder(Machine):
+    """A Machine that keeps the last refusal a rule made (rules raise what ``error`` makes)."""
+
+    fault: Optional[Fault] = None
+    fault_error: Optional[InterpretError] = None
+
+    def error(self, op, message: str, lane: Optional[int] = None) -> InterpretError:
+        err = super().error(op, message, lane)
+        frame, block = self.frame, None
+        if lane is not None and frame is not None and frame.size:
+            block = tuple(int(v) for v in frame.block_ids[min(lane, frame.size - 1)])
+        self.fault, self.fault_error = Fault(op, message, block, frame, lane), err
+        return err
+
+
+def grid3(grid) -> tuple[int, int, int]:
+    """A grid as three block counts: ``4`` and ``(4,)`` are ``(4, 1, 1)`` (ValueError if not)."""
     g = tuple(int(v) for v in (grid if isinstance(grid, (tuple, list)) else (grid,)))
     if not 1 <= len(g) <= 3 or any(v < 0 for v in g):
         raise ValueError(f"a grid is 1 to 3 non-negative block counts, got {grid!r}")
     return g + (1,) * (3 - len(g))
+
+
+def block3(block) -> tuple[int, int, int]:
+    """A block id as ``(x, y, z)``: ``3``, ``(3,)`` and ``(3, 0)`` are ``(3, 0, 0)``."""
+    b = tuple(int(v) for v in (block if isinstance(block, (tuple, list)) else (block,)))
+    if not 1 <= len(b) <= 3:
+        raise ValueError(f"a block id has 1 to 3 coordinates, got {block!r}")
+    return b + (0,) * (3 - len(b))
+
+
+def linear_blocks(grid) -> list[tuple[int, int, int]]:
+    """Every block of ``grid`` in the order the device numbers them (x fastest)."""
+    gx, gy, gz = grid3(grid)
+    return [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)]
 
 
 def _bytes_per_block(fn) -> int:
@@ -234,31 +296,40 @@ def _bytes_per_block(fn) -> int:
     return max(4 * total, 1024)
 
 
-def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None,
-              max_chunk_bytes: int = 256 << 20, stream: Optional[TextIO] = None) -> list:
-    """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
+def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
+    """``order`` as an ``(n, 3)`` int32 array of block ids, each checked against the grid."""
+    rows = []
+    for b in order:
+        try:
+            x, y, z = block3(b)
+        except (TypeError, ValueError) as e:
+            raise InterpretError(f"order: {e}", kernel=kernel) from None
+        if not all(0 <= v < n for v, n in zip((x, y, z), grid)):
+            raise InterpretError(f"order: block ({x}, {y}, {z}) is not in the grid {grid}",
+                                 kernel=kernel)
+        rows.append((x, y, z))
+    return np.array(rows, dtype=np.int32).reshape(-1, 3)
 
-    ``args`` follow the entry's parameters: a 1-D numpy array (host dtype of
-    ``T``) per ``tile<ptr<T>>``, a scalar per rank-0 number parameter.  The result
-    holds a new array per buffer written, a read-only view of the caller's array
-    per buffer not written, and each scalar unchanged; inputs are never modified.
-    ``grid`` is ``(x[, y[, z]])`` blocks.  ``observer`` and ``stream``: see the
-    module docstring.  Raises :class:`~tileir.errors.InterpretError` naming the
-    op, its source line and the block for anything the kernel may not do.
-    """
-    try:
-        fn = module.function(entry)
-    except KeyError as e:
-        raise InterpretError(str(e.args[0]), kernel=entry) from None
-    try:
-        gx, gy, gz = _grid3(grid)
-    except ValueError as e:
-        raise InterpretError(str(e), kernel=entry) from None
-    if len(args) != len(fn.params):
-        raise InterpretError(f"the entry takes {len(fn.params)} argument(s), got {len(args)}",
-                             kernel=entry)
-    memory = Memory()
-    param_values = []
+
+def _batches(fn, grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int):
+    """``(n, 3)`` int32 block ids, batch after batch: the whole grid in chunks of at most
+    ``max_chunk_bytes`` of values, or the ``ordered`` blocks one at a time."""
+    if ordered is not None:
+        yield from (ordered[i:i + 1] for i in range(len(ordered)))
+        return
+    gx, gy, gz = grid
+    total = gx * gy * gz
+    chunk = max(1, int(max_chunk_bytes) // _bytes_per_block(fn))
+    for start in range(0, total, chunk):
+        lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
+        yield np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1).astype(np.int32)
+
+
+def _bind(fn, args: Sequence, memory: Memory) -> tuple[list, dict]:
+    """The parameters' values, and the memory segment of each pointer argument by index
+    (an array passed twice is one buffer)."""
+    entry = fn.name
+    values: list = []
     segments: dict[int, Any] = {}
     for i, (p, a) in enumerate(zip(fn.params, args)):
         t = p.type
@@ -278,29 +349,17 @@ def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None
             else:
                 seg = memory.add(i, np.ascontiguousarray(arr), borrowed=True)
             segments[i] = seg
-            param_values.append(np.array([seg.base], dtype=np.int64))
+            values.append(np.array([seg.base], dtype=np.int64))
         else:
             try:
-                param_values.append(from_scalar(a, t.element))
+                values.append(from_scalar(a, t.element))
             except (TypeError, ValueError, OverflowError) as e:
                 raise InterpretError(f"argument {i} ({a!r}) is not a {t.element}: {e}",
                                      kernel=entry) from None
-    globals_ = {}
-    for g in module.globals:
-        host = np.ascontiguousarray(dense_array(g.value)).reshape(-1).copy()
-        globals_[g.name] = memory.add(f"@{g.name}", host, align=max(int(g.alignment), 1),
-                                      readonly=bool(g.constant), borrowed=False)
-    machine = Machine(fn.name, memory, globals_, (gx, gy, gz), observer, stream)
-    total = gx * gy * gz
-    chunk = max(1, int(max_chunk_bytes) // _bytes_per_block(fn))
-    with np.errstate(all="ignore"):
-        for start in range(0, total, chunk):
-            lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
-            ids = np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1)
-            frame = Frame(None, None, len(lin), ids.astype(np.int32))
-            for p, v in zip(fn.params, param_values):
-                frame.vals[p.id] = v
-            machine.run_block(fn.body, frame)
+    return values, segments
+
+
+def _outputs(args: Sequence, segments: dict) -> list:
     out = []
     for i, a in enumerate(args):
         seg = segments.get(i)
@@ -314,3 +373,71 @@ def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None
             out.append(view)
     return out
 
+
+def execute(module: Module, entry: str, args: Sequence, grid, *, observer=None,
+            order: Optional[Sequence] = None, max_chunk_bytes: int = 256 << 20,
+            stream: Optional[TextIO] = None) -> Execution:
+    """Run entry ``entry`` of ``module`` over ``grid``; a fault of the kernel comes back as
+    data (:class:`Execution` ``.error`` / ``.fault``), not as an exception.
+
+    Arguments, ``observer`` and ``stream`` are as for :func:`interpret`.  ``order``, a
+    sequence of block ids (``(x, y, z)``, or shorter: ``3`` is ``(3, 0, 0)``), runs those
+    blocks one at a time in that order (each a batch of one; a block may come twice, one
+    left out does not run); ``None`` runs the whole grid, batched.  Raises
+    :class:`~tileir.errors.InterpretError` for a launch that cannot start (unknown entry,
+    arguments that do not fit, a bad grid or ``order``).
+    """
+    try:
+        fn = module.function(entry)
+    except KeyError as e:
+        raise InterpretError(str(e.args[0]), kernel=entry) from None
+    try:
+        grid = grid3(grid)
+    except ValueError as e:
+        raise InterpretError(str(e), kernel=entry) from None
+    if len(args) != len(fn.params):
+        raise InterpretError(f"the entry takes {len(fn.params)} argument(s), got {len(args)}",
+                             kernel=entry)
+    ordered = None if order is None else _ordered(order, grid, fn.name)
+    memory = Memory()
+    params, segments = _bind(fn, args, memory)
+    globals_ = {}
+    for g in module.globals:
+        host = np.ascontiguousarray(dense_array(g.value)).reshape(-1).copy()
+        globals_[g.name] = memory.add(f"@{g.name}", host, align=max(int(g.alignment), 1),
+                                      readonly=bool(g.constant), borrowed=False)
+    machine = _Recorder(fn.name, memory, globals_, grid, observer, stream)
+    error = None
+    with np.errstate(all="ignore"):
+        try:
+            for ids in _batches(fn, grid, ordered, max_chunk_bytes):
+                frame = Frame(None, None, len(ids), ids)
+                for p, v in zip(fn.params, params):
+                    frame.vals[p.id] = v
+                machine.run_block(fn.body, frame)
+        except InterpretError as err:  # a fault of the kernel: the launch stops here
+            error = err
+    fault = machine.fault if error is not None and machine.fault_error is error else None
+    return Execution(_outputs(args, segments), memory, error, fault)
+
+
+def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None,
+              max_chunk_bytes: int = 256 << 20, stream: Optional[TextIO] = None,
+              order: Optional[Sequence] = None) -> list:
+    """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
+
+    ``args`` follow the entry's parameters: a 1-D numpy array (host dtype of
+    ``T``) per ``tile<ptr<T>>``, a scalar per rank-0 number parameter.  The result
+    holds a new array per buffer written, a read-only view of the caller's array
+    per buffer not written, and each scalar unchanged; inputs are never modified.
+    ``grid`` is ``(x[, y[, z]])`` blocks.  ``observer`` and ``stream``: see the
+    module docstring.  ``order`` (block ids) runs those blocks one at a time in
+    that order instead of the whole grid together (see :func:`execute`, which
+    also returns the fault as data).  Raises :class:`~tileir.errors.InterpretError`
+    naming the op, its source line and the block for anything the kernel may not do.
+    """
+    run = execute(module, entry, args, grid, observer=observer, order=order,
+                  max_chunk_bytes=max_chunk_bytes, stream=stream)
+    if run.error is not None:
+        raise run.error
+    return run.outputs
