@@ -49,20 +49,33 @@ def interpreting_device(**options) -> RealDevice:
 # -- the whole chain ------------------------------------------------------------------------------
 
 @needs_tileiras
+def _gate_sample() -> list:
+    """The chapter's kernels, every 20th of the library, and every kernel whose formats an
+    sm_90 card lacks (the gate skips those): assembling all of them takes minutes."""
+    everything = specs()
+    return [s for i, s in enumerate(everything)
+            if s.family == "chapter" or i % 20 == 0 or (s.archs and "sm_90" not in s.archs)]
+
+
 def test_every_golden_kernel_on_the_interpreting_driver(tmp_path):
     ledger = tmp_path / "device.tsv"
-    chosen = specs()
+    chosen = _gate_sample()
+    skipped = [s.name for s in chosen if s.archs and "sm_90" not in s.archs]
+    assert skipped
     before = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     results = run_device_gate(chosen, ledger, device=interpreting_device())
     assert [r.kernel for r in results] == [s.name for s in chosen]
     assert all(r.ok for r in results), [r.line() for r in results if not r.ok]
-    assert all("the reference on sm_90" in r.detail for r in results)
+    for r in results:
+        expected = "not run: its formats need" if r.kernel in skipped else "the reference on sm_90"
+        assert expected in r.detail, r.line()
     lines = ledger.read_text().splitlines()
     assert lines[0] == "\t".join(LEDGER_COLUMNS) and len(lines) == 2
     (row,) = read_ledger(ledger)
     assert (row["card"], row["arch"], row["cuda_driver"], row["result"], row["failed"]) == \
         ("Fake H200", "sm_90", "13.0", "pass", "0")
-    assert int(row["bit_exact"]) + int(row["within_tolerance"]) == len(chosen)
+    assert int(row["skipped"]) == len(skipped)
+    assert int(row["bit_exact"]) + int(row["within_tolerance"]) == len(chosen) - len(skipped)
     exact = sum("bit-exact" in r.detail for r in results)
     assert int(row["bit_exact"]) == exact
     assert row["tileiras"] == tool_version() and row["commit"] == source_commit()
@@ -172,9 +185,9 @@ def test_gates_device_without_a_gpu_in_a_fresh_process(tmp_path):
 
 def test_ledger_rows(tmp_path):
     row = LedgerRow("NVIDIA\tH200\n", "sm_90", "2026-01-02T03:04:05Z", "13.0", "13.4.92", "pass",
-                    7, 1, 0, "abc1234+dirty")
+                    7, 1, 0, "abc1234+dirty", 2)
     assert row.line() == ("NVIDIA H200\tsm_90\t2026-01-02T03:04:05Z\t13.0\t13.4.92\tpass\t"
-                          "7\t1\t0\tabc1234+dirty")
+                          "7\t1\t0\tabc1234+dirty\t2")
     path = tmp_path / "deep" / "device.tsv"
     append_ledger(path, row)
     append_ledger(path, row)

@@ -13,7 +13,7 @@ compared buffer by buffer.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import attrs
 import numpy as np
@@ -47,10 +47,29 @@ class KernelSpec:
     tolerance: Optional[Tolerance] = None
     family: str = "chapter"
     doc: str = ""
+    #: The architectures ``tileiras`` 13.4.92 assembles this kernel for, when that is not
+    #: every one: None = all of them.  Some formats exist only on some chips (fp8 from sm_90,
+    #: f4E2M1FN and f8E8M0FNU from sm_100, fnv8E5M3FNU only on sm_107: found by experiment,
+    #: see tileir/kernels/common.py); a kernel using one says so here, and gate 1 assembles it
+    #: for these (see :meth:`asm_archs`).
+    archs: Optional[tuple] = attrs.field(default=None,
+                                         converter=lambda a: None if a is None else tuple(a))
 
     def kernel(self):
         """The recorded kernel (recorded anew each call: recording is pure)."""
         return self.build()
+
+    def asm_archs(self, requested: Sequence[str]) -> tuple:
+        """The architectures gate 1 assembles this kernel for, given the ones asked for.
+
+        Every requested architecture the kernel allows; when it allows none of them (a
+        format only one chip has), the ones it allows, so that every kernel is assembled
+        somewhere.
+        """
+        if self.archs is None:
+            return tuple(requested)
+        chosen = tuple(a for a in requested if a in self.archs)
+        return chosen or self.archs
 
 
 #: name -> KernelSpec, in registration order.
@@ -65,8 +84,27 @@ def register(spec: KernelSpec) -> KernelSpec:
     return spec
 
 
-#: The modules whose import registers the bundled kernels.
-BUNDLED_MODULES = ("tileir.kernels.chapter",)
+#: The modules whose import registers the bundled kernels (the golden library; the families
+#: are described in each module's docstring, and ``tileir coverage`` shows what they cover).
+BUNDLED_MODULES = (
+    "tileir.kernels.chapter",
+    "tileir.kernels.elementwise",
+    "tileir.kernels.unary",
+    "tileir.kernels.activations",
+    "tileir.kernels.mathext",
+    "tileir.kernels.reductions",
+    "tileir.kernels.scans",
+    "tileir.kernels.norms",
+    "tileir.kernels.matmuls",
+    "tileir.kernels.scaled",
+    "tileir.kernels.attention",
+    "tileir.kernels.conversions",
+    "tileir.kernels.memory",
+    "tileir.kernels.pieces",
+    "tileir.kernels.pointers",
+    "tileir.kernels.control",
+    "tileir.kernels.atomics",
+)
 
 
 def _load_bundled() -> None:

@@ -40,11 +40,11 @@ from tileir.launch import block_of_element
 __all__ = ["run_device_gate", "check_kernel", "LedgerRow", "LEDGER_COLUMNS", "ledger_path",
            "append_ledger", "source_commit", "EXACT", "WITHIN", "FAILED"]
 
-EXACT, WITHIN, FAILED = "bit-exact", "within tolerance", "failed"
+EXACT, WITHIN, FAILED, SKIPPED = "bit-exact", "within tolerance", "failed", "skipped"
 
 #: The ledger's columns, in order (its header line).
 LEDGER_COLUMNS = ("card", "arch", "date_utc", "cuda_driver", "tileiras", "result", "bit_exact",
-                  "within_tolerance", "failed", "commit")
+                  "within_tolerance", "failed", "commit", "skipped")
 
 _ROOT = Path(__file__).resolve().parents[2]  # the checkout holding the tileir package
 _COMMIT_ENV = "TILEIR_SOURCE_COMMIT"
@@ -64,6 +64,7 @@ class LedgerRow:
     within_tolerance: int
     failed: int
     commit: str
+    skipped: int = 0  # kernels whose formats the card lacks
 
     def cells(self) -> list:
         # Tabs and newlines inside a value would break the table.
@@ -172,6 +173,14 @@ def _cuda_version(version: int) -> str:
     return f"{version // 1000}.{version % 1000 // 10}"
 
 
+def _skip(spec: KernelSpec, arch: str):
+    """A kernel whose formats this card lacks (``spec.archs``) is not run, and says so."""
+    if spec.archs is None or arch in spec.archs:
+        return None
+    return SKIPPED, GateResult(spec.name, True, f"not run: its formats need "
+                                                f"{' or '.join(spec.archs)}, the card is {arch}")
+
+
 def run_device_gate(specs: Sequence[KernelSpec], ledger: Union[str, Path, None] = None, *,
                     device=None, seed: int = 0) -> list:
     """Run gate 2 on a GPU over ``specs``: a GateResult per kernel, and one ledger row.
@@ -188,15 +197,16 @@ def run_device_gate(specs: Sequence[KernelSpec], ledger: Union[str, Path, None] 
         device.open()
         # The card's facts before any kernel: a failed kernel can break the context.
         card, arch, driver = device.card_name, device.arch, device.driver_version
-        outcomes = [check_kernel(device, spec, seed) for spec in specs]
-        counts = {k: sum(1 for o, _ in outcomes if o == k) for k in (EXACT, WITHIN, FAILED)}
+        outcomes = [_skip(spec, arch) or check_kernel(device, spec, seed) for spec in specs]
+        counts = {k: sum(1 for o, _ in outcomes if o == k)
+                  for k in (EXACT, WITHIN, FAILED, SKIPPED)}
         row = LedgerRow(
             card=card, arch=arch,
             date_utc=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             cuda_driver=_cuda_version(driver), tileiras=_tileiras(device),
             result="pass" if outcomes and not counts[FAILED] else "fail",
             bit_exact=counts[EXACT], within_tolerance=counts[WITHIN], failed=counts[FAILED],
-            commit=source_commit())
+            commit=source_commit(), skipped=counts[SKIPPED])
         append_ledger(ledger_path(ledger), row)
         return [result for _, result in outcomes]
     finally:

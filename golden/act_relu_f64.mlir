@@ -1,0 +1,15 @@
+entry @act_relu_f64(%arg0: tile<ptr<f64>>, %arg1: tile<ptr<f64>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<f64>>
+  %5 = make_tensor_view %4, shape = [1000], strides = [1] : tensor_view<1000xf64, strides=[1]>
+  %6 = make_partition_view %5 : partition_view<tile=(256), padding_value = zero, tensor_view<1000xf64, strides=[1]>>
+  %7, %8 = load_view_tko weak %6[%1] token = %0 : partition_view<tile=(256), padding_value = zero, tensor_view<1000xf64, strides=[1]>>, tile<i32> -> tile<256xf64>, token
+  %9 = constant <f64: 0.000000e+00> : tile<256xf64>
+  %10 = maxf %7, %9 : tile<256xf64>
+  %11 = assume div_by<16>, %arg1 : tile<ptr<f64>>
+  %12 = make_tensor_view %11, shape = [1000], strides = [1] : tensor_view<1000xf64, strides=[1]>
+  %13 = make_partition_view %12 : partition_view<tile=(256), padding_value = zero, tensor_view<1000xf64, strides=[1]>>
+  %14 = store_view_tko weak %10, %13[%1] token = %8 : tile<256xf64>, partition_view<tile=(256), padding_value = zero, tensor_view<1000xf64, strides=[1]>>, tile<i32> -> token
+  return
+}

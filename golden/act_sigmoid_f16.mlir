@@ -1,0 +1,20 @@
+entry @act_sigmoid_f16(%arg0: tile<ptr<f16>>, %arg1: tile<ptr<f16>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<f16>>
+  %5 = make_tensor_view %4, shape = [1000], strides = [1] : tensor_view<1000xf16, strides=[1]>
+  %6 = make_partition_view %5 : partition_view<tile=(256), padding_value = zero, tensor_view<1000xf16, strides=[1]>>
+  %7, %8 = load_view_tko weak %6[%1] token = %0 : partition_view<tile=(256), padding_value = zero, tensor_view<1000xf16, strides=[1]>>, tile<i32> -> tile<256xf16>, token
+  %9 = constant <f32: 1.000000e+00> : tile<256xf32>
+  %10 = ftof %7  : tile<256xf16> -> tile<256xf32>
+  %11 = negf %10 : tile<256xf32>
+  %12 = exp %11  : tile<256xf32>
+  %13 = addf %9, %12  : tile<256xf32>
+  %14 = divf %9, %13  : tile<256xf32>
+  %15 = ftof %14  : tile<256xf32> -> tile<256xf16>
+  %16 = assume div_by<16>, %arg1 : tile<ptr<f16>>
+  %17 = make_tensor_view %16, shape = [1000], strides = [1] : tensor_view<1000xf16, strides=[1]>
+  %18 = make_partition_view %17 : partition_view<tile=(256), padding_value = zero, tensor_view<1000xf16, strides=[1]>>
+  %19 = store_view_tko weak %15, %18[%1] token = %8 : tile<256xf16>, partition_view<tile=(256), padding_value = zero, tensor_view<1000xf16, strides=[1]>>, tile<i32> -> token
+  return
+}

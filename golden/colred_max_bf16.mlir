@@ -1,0 +1,18 @@
+entry @colred_max_bf16(%arg0: tile<ptr<bf16>>, %arg1: tile<ptr<bf16>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<bf16>>
+  %5 = make_tensor_view %4, shape = [128, 64], strides = [64, 1] : tensor_view<128x64xbf16, strides=[64,1]>
+  %6 = make_partition_view %5 : partition_view<tile=(128x16), padding_value = zero, tensor_view<128x64xbf16, strides=[64,1]>>
+  %7, %8 = load_view_tko weak %6[%1, %2] token = %0 : partition_view<tile=(128x16), padding_value = zero, tensor_view<128x64xbf16, strides=[64,1]>>, tile<i32> -> tile<128x16xbf16>, token
+  %9 = reduce %7 dim=0 identities=[0xFF80 : bf16] : tile<128x16xbf16> -> tile<16xbf16> 
+  (%10: tile<bf16>, %11: tile<bf16>) {
+    %12 = maxf %10, %11 : tile<bf16>
+    yield %12 : tile<bf16>
+  }
+  %13 = assume div_by<16>, %arg1 : tile<ptr<bf16>>
+  %14 = make_tensor_view %13, shape = [64], strides = [1] : tensor_view<64xbf16, strides=[1]>
+  %15 = make_partition_view %14 : partition_view<tile=(16), padding_value = zero, tensor_view<64xbf16, strides=[1]>>
+  %16 = store_view_tko weak %9, %15[%2] token = %8 : tile<16xbf16>, partition_view<tile=(16), padding_value = zero, tensor_view<64xbf16, strides=[1]>>, tile<i32> -> token
+  return
+}

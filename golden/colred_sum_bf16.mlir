@@ -1,0 +1,20 @@
+entry @colred_sum_bf16(%arg0: tile<ptr<bf16>>, %arg1: tile<ptr<bf16>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<bf16>>
+  %5 = make_tensor_view %4, shape = [128, 64], strides = [64, 1] : tensor_view<128x64xbf16, strides=[64,1]>
+  %6 = make_partition_view %5 : partition_view<tile=(128x16), padding_value = zero, tensor_view<128x64xbf16, strides=[64,1]>>
+  %7, %8 = load_view_tko weak %6[%1, %2] token = %0 : partition_view<tile=(128x16), padding_value = zero, tensor_view<128x64xbf16, strides=[64,1]>>, tile<i32> -> tile<128x16xbf16>, token
+  %9 = ftof %7  : tile<128x16xbf16> -> tile<128x16xf32>
+  %10 = reduce %9 dim=0 identities=[0.000000e+00 : f32] : tile<128x16xf32> -> tile<16xf32> 
+  (%11: tile<f32>, %12: tile<f32>) {
+    %13 = addf %11, %12  : tile<f32>
+    yield %13 : tile<f32>
+  }
+  %14 = ftof %10  : tile<16xf32> -> tile<16xbf16>
+  %15 = assume div_by<16>, %arg1 : tile<ptr<bf16>>
+  %16 = make_tensor_view %15, shape = [64], strides = [1] : tensor_view<64xbf16, strides=[1]>
+  %17 = make_partition_view %16 : partition_view<tile=(16), padding_value = zero, tensor_view<64xbf16, strides=[1]>>
+  %18 = store_view_tko weak %14, %17[%2] token = %8 : tile<16xbf16>, partition_view<tile=(16), padding_value = zero, tensor_view<64xbf16, strides=[1]>>, tile<i32> -> token
+  return
+}

@@ -1,0 +1,19 @@
+entry @cumsum_rows_f16_in_f32(%arg0: tile<ptr<f16>>, %arg1: tile<ptr<f32>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<f16>>
+  %5 = make_tensor_view %4, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf16, strides=[64,1]>
+  %6 = make_partition_view %5 : partition_view<tile=(16x64), padding_value = zero, tensor_view<64x64xf16, strides=[64,1]>>
+  %7, %8 = load_view_tko weak %6[%1, %2] token = %0 : partition_view<tile=(16x64), padding_value = zero, tensor_view<64x64xf16, strides=[64,1]>>, tile<i32> -> tile<16x64xf16>, token
+  %9 = ftof %7  : tile<16x64xf16> -> tile<16x64xf32>
+  %10 = scan %9 dim=1 reverse=false identities=[0.000000e+00 : f32] : tile<16x64xf32> -> tile<16x64xf32> 
+  (%11: tile<f32>, %12: tile<f32>) {
+    %13 = addf %12, %11  : tile<f32>
+    yield %13 : tile<f32>
+  }
+  %14 = assume div_by<16>, %arg1 : tile<ptr<f32>>
+  %15 = make_tensor_view %14, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
+  %16 = make_partition_view %15 : partition_view<tile=(16x64), padding_value = zero, tensor_view<64x64xf32, strides=[64,1]>>
+  %17 = store_view_tko weak %10, %16[%1, %2] token = %8 : tile<16x64xf32>, partition_view<tile=(16x64), padding_value = zero, tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> token
+  return
+}

@@ -1,0 +1,31 @@
+entry @log_softmax_rows_f64(%arg0: tile<ptr<f64>>, %arg1: tile<ptr<f64>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<f64>>
+  %5 = make_tensor_view %4, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf64, strides=[128,1]>
+  %6 = make_partition_view %5 : partition_view<tile=(16x128), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>
+  %7, %8 = load_view_tko weak %6[%1, %2] token = %0 : partition_view<tile=(16x128), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>, tile<i32> -> tile<16x128xf64>, token
+  %9 = reduce %7 dim=1 identities=[0xFFF0000000000000 : f64] : tile<16x128xf64> -> tile<16xf64> 
+  (%10: tile<f64>, %11: tile<f64>) {
+    %12 = maxf %10, %11 : tile<f64>
+    yield %12 : tile<f64>
+  }
+  %13 = reshape %9 : tile<16xf64> -> tile<16x1xf64>
+  %14 = broadcast %13 : tile<16x1xf64> -> tile<16x128xf64>
+  %15 = subf %7, %14  : tile<16x128xf64>
+  %16 = exp %15  : tile<16x128xf64>
+  %17 = reduce %16 dim=1 identities=[0.000000e+00] : tile<16x128xf64> -> tile<16xf64> 
+  (%18: tile<f64>, %19: tile<f64>) {
+    %20 = addf %18, %19  : tile<f64>
+    yield %20 : tile<f64>
+  }
+  %21 = reshape %17 : tile<16xf64> -> tile<16x1xf64>
+  %22 = log %21 : tile<16x1xf64>
+  %23 = broadcast %22 : tile<16x1xf64> -> tile<16x128xf64>
+  %24 = subf %15, %23  : tile<16x128xf64>
+  %25 = assume div_by<16>, %arg1 : tile<ptr<f64>>
+  %26 = make_tensor_view %25, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf64, strides=[128,1]>
+  %27 = make_partition_view %26 : partition_view<tile=(16x128), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>
+  %28 = store_view_tko weak %24, %27[%1, %2] token = %8 : tile<16x128xf64>, partition_view<tile=(16x128), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>, tile<i32> -> token
+  return
+}

@@ -1,0 +1,26 @@
+entry @mm_nt_f64(%arg0: tile<ptr<f64>>, %arg1: tile<ptr<f64>>, %arg2: tile<ptr<f64>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = constant <i32: 0> : tile<i32>
+  %5 = constant <i32: 4> : tile<i32>
+  %6 = constant <i32: 1> : tile<i32>
+  %7 = constant <f64: 0.000000e+00> : tile<64x64xf64>
+  %8, %9 = for %10 in (%4 to %5, step %6) : tile<i32> iter_values(%11 = %7, %12 = %0) -> (tile<64x64xf64>, token) {
+    %13 = assume div_by<16>, %arg0 : tile<ptr<f64>>
+    %14 = make_tensor_view %13, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf64, strides=[128,1]>
+    %15 = make_partition_view %14 : partition_view<tile=(64x32), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>
+    %16, %17 = load_view_tko weak %15[%1, %10] token = %12 : partition_view<tile=(64x32), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>, tile<i32> -> tile<64x32xf64>, token
+    %18 = assume div_by<16>, %arg1 : tile<ptr<f64>>
+    %19 = make_tensor_view %18, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf64, strides=[128,1]>
+    %20 = make_partition_view %19 : partition_view<tile=(64x32), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>
+    %21, %22 = load_view_tko weak %20[%2, %10] token = %17 : partition_view<tile=(64x32), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>, tile<i32> -> tile<64x32xf64>, token
+    %23 = permute %21 [1, 0] : tile<64x32xf64> -> tile<32x64xf64>
+    %24 = mmaf %16, %23, %11 : tile<64x32xf64>, tile<32x64xf64>, tile<64x64xf64>
+    continue %24, %22 : tile<64x64xf64>, token
+  }
+  %25 = assume div_by<16>, %arg2 : tile<ptr<f64>>
+  %26 = make_tensor_view %25, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf64, strides=[128,1]>
+  %27 = make_partition_view %26 : partition_view<tile=(64x64), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>
+  %28 = store_view_tko weak %8, %27[%1, %2] token = %9 : tile<64x64xf64>, partition_view<tile=(64x64), padding_value = zero, tensor_view<128x128xf64, strides=[128,1]>>, tile<i32> -> token
+  return
+}

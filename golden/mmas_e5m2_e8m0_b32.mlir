@@ -1,0 +1,29 @@
+entry @mmas_e5m2_e8m0_b32(%arg0: tile<ptr<i8>>, %arg1: tile<ptr<i8>>, %arg2: tile<ptr<f8E8M0FNU>>, %arg3: tile<ptr<f8E8M0FNU>>, %arg4: tile<ptr<f32>>) {
+  %0 = make_token : token
+  %1, %2, %3 = get_tile_block_id : tile<i32>
+  %4 = assume div_by<16>, %arg0 : tile<ptr<i8>>
+  %5 = make_tensor_view %4, shape = [64, 128], strides = [128, 1] : tensor_view<64x128xi8, strides=[128,1]>
+  %6 = make_partition_view %5 : partition_view<tile=(64x128), padding_value = zero, tensor_view<64x128xi8, strides=[128,1]>>
+  %7, %8 = load_view_tko weak %6[%1, %2] token = %0 : partition_view<tile=(64x128), padding_value = zero, tensor_view<64x128xi8, strides=[128,1]>>, tile<i32> -> tile<64x128xi8>, token
+  %9 = assume div_by<16>, %arg1 : tile<ptr<i8>>
+  %10 = make_tensor_view %9, shape = [128, 64], strides = [64, 1] : tensor_view<128x64xi8, strides=[64,1]>
+  %11 = make_partition_view %10 : partition_view<tile=(128x64), padding_value = zero, tensor_view<128x64xi8, strides=[64,1]>>
+  %12, %13 = load_view_tko weak %11[%1, %2] token = %8 : partition_view<tile=(128x64), padding_value = zero, tensor_view<128x64xi8, strides=[64,1]>>, tile<i32> -> tile<128x64xi8>, token
+  %14 = assume div_by<16>, %arg2 : tile<ptr<f8E8M0FNU>>
+  %15 = make_tensor_view %14, shape = [64, 4], strides = [4, 1] : tensor_view<64x4xf8E8M0FNU, strides=[4,1]>
+  %16 = make_partition_view %15 : partition_view<tile=(64x4), padding_value = zero, tensor_view<64x4xf8E8M0FNU, strides=[4,1]>>
+  %17, %18 = load_view_tko weak %16[%1, %2] token = %13 : partition_view<tile=(64x4), padding_value = zero, tensor_view<64x4xf8E8M0FNU, strides=[4,1]>>, tile<i32> -> tile<64x4xf8E8M0FNU>, token
+  %19 = assume div_by<16>, %arg3 : tile<ptr<f8E8M0FNU>>
+  %20 = make_tensor_view %19, shape = [4, 64], strides = [64, 1] : tensor_view<4x64xf8E8M0FNU, strides=[64,1]>
+  %21 = make_partition_view %20 : partition_view<tile=(4x64), padding_value = zero, tensor_view<4x64xf8E8M0FNU, strides=[64,1]>>
+  %22, %23 = load_view_tko weak %21[%1, %2] token = %18 : partition_view<tile=(4x64), padding_value = zero, tensor_view<4x64xf8E8M0FNU, strides=[64,1]>>, tile<i32> -> tile<4x64xf8E8M0FNU>, token
+  %24 = bitcast %7 : tile<64x128xi8> -> tile<64x128xf8E5M2>
+  %25 = bitcast %12 : tile<128x64xi8> -> tile<128x64xf8E5M2>
+  %26 = constant <f32: 0.000000e+00> : tile<64x64xf32>
+  %27 = mmaf_scaled %24, %25, %26, %17, %22 : tile<64x128xf8E5M2>, tile<128x64xf8E5M2>, tile<64x64xf32>, tile<64x4xf8E8M0FNU>, tile<4x64xf8E8M0FNU>
+  %28 = assume div_by<16>, %arg4 : tile<ptr<f32>>
+  %29 = make_tensor_view %28, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
+  %30 = make_partition_view %29 : partition_view<tile=(64x64), padding_value = zero, tensor_view<64x64xf32, strides=[64,1]>>
+  %31 = store_view_tko weak %27, %30[%1, %2] token = %23 : tile<64x64xf32>, partition_view<tile=(64x64), padding_value = zero, tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> token
+  return
+}

@@ -1,0 +1,25 @@
+"""Which bundled kernels the debugger's per-kernel tests walk.
+
+The chapter's kernels all, and a fixed sample of the library (every 12th kernel in
+registration order), so the debugger meets every family without re-running the whole
+library, which the gates already do.  Kernels that add floats atomically are flagged:
+their sums round differently when blocks run in another order, which is no race.
+"""
+
+from tileir.kernels.registry import specs
+from tileir.module import walk
+
+_ALL = specs()
+#: Names of the kernels the per-kernel debugger tests run over.
+DEBUG_KERNELS = [s.name for s in _ALL if s.family == "chapter"] + [
+    s.name for i, s in enumerate(s for s in _ALL if s.family != "chapter") if i % 12 == 0]
+#: The chapter's kernels: real work written to be free of NaN sources and padding leaks.
+CHAPTER = [s.name for s in _ALL if s.family == "chapter"]
+
+
+def adds_floats_atomically(kernel) -> bool:
+    """True when the kernel's result depends on the order blocks add floats in."""
+    for op in walk(kernel.function.body):
+        if op.name in ("atomic_rmw_tko", "atomic_red_view_tko") and op.attrs.get("mode") == "addf":
+            return True
+    return False
