@@ -10,6 +10,14 @@ Three modes:
   naming the kernel, the buffer, the first differing element (its index and
   its block), the two values and the tolerance applied.  The buffers keep the
   interpreter's answer.
+
+Host copies: ``copy_in`` copies once; a launch hands the buffers' own arrays to the
+interpreter, which never modifies its arguments (it returns a new array for each
+buffer it wrote), so nothing is copied before it runs and only the buffers it wrote
+are copied back; the reference, which may modify what it is given, gets copies.
+:meth:`FakeDevice.run` owns the buffers it allocates, so in ``interpret`` mode it
+lets the interpreter write them in place and hands them out without copying them
+again.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from tileir.fake.compare import default_tolerance, first_difference
 from tileir.fake.references import References
 from tileir.host import Buffer, Device, LaunchReport
 from tileir.kernels.registry import Tolerance
-from tileir.launch import LaunchPlan, block_of_element, entry_values
+from tileir.launch import LaunchPlan, block_of_element, check_launch, entry_values
 from tileir.types import Format
 
 __all__ = ["FakeDevice", "MODES"]
@@ -63,7 +71,7 @@ class FakeDevice(Device):
             raise LaunchError(f"copy_in: the array holds {src.dtype} and {buf!r} holds "
                               f"{buf.format} ({dtype}); convert it first",
                               op="copy_in", kind="copy.format")
-        flat = src.reshape(-1).astype(dtype)
+        flat = src.reshape(-1).astype(dtype, copy=False)  # the assignment below copies
         if flat.size > buf.length:
             raise LaunchError(f"copy_in: {flat.size} element(s) do not fit {buf!r}",
                               op="copy_in", kind="copy.size")
@@ -76,6 +84,12 @@ class FakeDevice(Device):
         start = buf.handle.__array_interface__["data"][0]
         return (start, start + max(1, buf.handle.nbytes))
 
+    def _buffer_of(self, fmt: Format, array) -> Buffer:
+        arr = np.asarray(array)
+        buf = self.alloc(fmt, arr.size)
+        self.copy_in(buf, arr.reshape(-1))
+        return buf
+
     # -- launch --------------------------------------------------------------------------
     def _tolerance(self, kernel, fmt: Format) -> Optional[Tolerance]:
         if kernel.name in self.tolerances:
@@ -87,11 +101,11 @@ class FakeDevice(Device):
             return spec.tolerance
         return default_tolerance(fmt)
 
-    def _interpret(self, kernel, plan: LaunchPlan, values: list) -> list:
+    def _interpret(self, kernel, plan: LaunchPlan, values: list, owned=()) -> list:
         from tileir.fake.interpret import interpret
 
         out = interpret(kernel.module, kernel.name, entry_values(kernel, plan, values),
-                        plan.grid, observer=self.observer)
+                        plan.grid, observer=self.observer, owned=owned)
         return list(out[:len(values)])
 
     def _reference(self, kernel, values: list) -> list:
@@ -100,6 +114,7 @@ class FakeDevice(Device):
             raise LaunchError(f"no reference is registered for kernel `{kernel.name}`; pass "
                               f"references={{'{kernel.name}': fn}} or use mode='interpret'",
                               kernel=kernel.name, op="launch", kind="fake.no_reference")
+        # the reference may modify what it is given: it works on copies
         out = list(ref([v.copy() if isinstance(v, np.ndarray) else v for v in values]))
         if len(out) != len(values):
             raise LaunchError(f"the reference returned {len(out)} value(s) for "
@@ -107,11 +122,13 @@ class FakeDevice(Device):
                               op="reference", kind="fake.reference_shape")
         return out
 
-    def _run(self, kernel, plan: LaunchPlan, args: Sequence) -> LaunchReport:
-        values = [a.handle.copy() if isinstance(a, Buffer) else a for a in args]
+    def _run(self, kernel, plan: LaunchPlan, args: Sequence, owned=()) -> LaunchReport:
+        # no copies before the launch: the interpreter never modifies its arguments (it
+        # returns new arrays for the buffers it wrote; ``owned`` ones it may write in place)
+        values = [a.handle if isinstance(a, Buffer) else a for a in args]
         got = expected = None
         if self.mode in ("interpret", "both"):
-            got = self._interpret(kernel, plan, values)
+            got = self._interpret(kernel, plan, values, owned)
         if self.mode in ("reference", "both"):
             expected = self._reference(kernel, values)
         verdicts = []
@@ -120,8 +137,26 @@ class FakeDevice(Device):
         result = got if got is not None else expected
         for a, new in zip(args, result):
             if isinstance(a, Buffer):
-                a.handle[:] = np.asarray(new).reshape(-1)[:a.length].astype(a.handle.dtype)
+                _write_back(a, new)
         return LaunchReport(kernel.name, plan.grid, self.mode, tuple(verdicts))
+
+    def run(self, kernel, *arrays, grid: Optional[Sequence[int]] = None) -> list:
+        """Allocate, copy in, launch and copy out in one call (see :meth:`Device.run`).
+
+        The buffers are this call's own: in ``interpret`` mode the interpreter may write
+        them in place (a launch that fails leaves nothing behind to see), and the arrays
+        returned are the buffers' own arrays, not further copies.
+        """
+        # as Device.run stages them: a buffer per array, numbers for Scalars, extras as given
+        params = list(kernel.params) + [None] * (len(arrays) - len(kernel.params))
+        args = [a if p is None or p.role == "Scalar" else self._buffer_of(p.format, a)
+                for p, a in zip(params, arrays)]
+        plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
+        owned = ()
+        if self.mode == "interpret":
+            owned = frozenset(i for i, a in enumerate(args) if isinstance(a, Buffer))
+        self._run(kernel, plan, args, owned)
+        return [a.handle if isinstance(a, Buffer) else a for a in args]
 
     def _compare(self, kernel, plan: LaunchPlan, args, got: list, expected: list) -> list:
         verdicts = []
@@ -129,7 +164,7 @@ class FakeDevice(Device):
             if not isinstance(a, Buffer):
                 continue
             tol = self._tolerance(kernel, p.format) if p.format.is_float else None
-            diff = first_difference(g, np.asarray(e).astype(a.handle.dtype), tol)
+            diff = first_difference(g, np.asarray(e).astype(a.handle.dtype, copy=False), tol)
             if diff is not None:
                 block = block_of_element(kernel, p.index, diff.index, plan.grid)
                 where = f"block {list(block)}" if block is not None else "no cell (Shared)"
@@ -143,3 +178,13 @@ class FakeDevice(Device):
                 how = "bit-exact" if tol is None else f"within {tol}"
                 verdicts.append((p.index, f"{p.role} agrees with the reference ({how})"))
         return verdicts
+
+
+def _write_back(buf: Buffer, new) -> None:
+    """Copy a launch's answer for ``buf`` into it, unless it is ``buf``'s own memory (the
+    interpreter hands back a read-only view of a buffer it did not write, and the very
+    array of one it wrote in place)."""
+    if isinstance(new, np.ndarray) and np.may_share_memory(new, buf.handle):
+        return
+    flat = np.asarray(new).reshape(-1)[:buf.length]
+    buf.handle[:flat.size] = flat.astype(buf.handle.dtype, copy=False)

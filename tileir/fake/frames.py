@@ -14,9 +14,11 @@ from typing import Any, Optional
 
 import numpy as np
 
-from tileir.fake.values import take
+from tileir.fake.values import TileGrid, take
 
 __all__ = ["Frame", "Exit", "compose", "all_lanes", "scatter"]
+
+_ABSENT = object()
 
 
 class Frame:
@@ -39,11 +41,22 @@ class Frame:
         return Frame(parent, lanes, len(lanes), parent.block_ids[lanes])
 
     def get(self, vid: int):
-        """The value of SSA id ``vid`` for these lanes (KeyError: not defined)."""
+        """The value of SSA id ``vid`` for these lanes (KeyError: not defined), a
+        :class:`~tileir.fake.values.TileGrid` made plain (once: the array replaces it)."""
         try:
-            return self.vals[vid]
+            v = self.vals[vid]
         except KeyError:
-            pass
+            return self._inherit(vid)
+        if type(v) is TileGrid:
+            v = self.vals[vid] = v.array()
+        return v
+
+    def get_lazy(self, vid: int):
+        """:meth:`get`, but a TileGrid of this frame's comes as it is (for ``mmaf``)."""
+        v = self.vals.get(vid, _ABSENT)
+        return self.get(vid) if v is _ABSENT else v
+
+    def _inherit(self, vid: int):
         if self.parent is None:
             raise KeyError(vid)
         v = self.parent.get(vid)

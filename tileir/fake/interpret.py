@@ -49,7 +49,10 @@ Argument convention: a ``tile<ptr<T>>`` parameter takes a 1-D numpy array in
 ``numpy_dtype(T)``; a rank-0 number parameter takes a Python or numpy scalar.
 The result lists the arguments after the launch: a new array for each buffer
 the kernel wrote; a read-only view of the caller's array for one it did not
-write; scalars unchanged.  The caller's arrays are never modified.
+write; scalars unchanged.  The caller's arrays are never modified, except those it
+hands over with ``owned=`` (argument indices): those the kernel writes in place, and
+the result holds the very array for each of them that it wrote (a launch that faults
+leaves them partly written).
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ from tileir.fake.control import run_if, run_loop
 from tileir.fake.frames import Exit, Frame, all_lanes, compose
 from tileir.fake.memory import Memory
 from tileir.fake.rules import NUMPY_RULES
-from tileir.fake.values import from_scalar, value_dtype, widen
+from tileir.fake.values import from_scalar, plain, value_dtype, widen
 from tileir.formats import numpy_dtype
 from tileir.module import Module, Op, walk
 from tileir.numerics import dense_array
@@ -75,6 +78,8 @@ __all__ = ["interpret", "execute", "Execution", "Fault", "Machine", "grid3", "bl
            "linear_blocks"]
 
 _TERMINATORS = frozenset({"yield", "continue", "break", "return"})
+#: rules that take a ``values.TileGrid`` operand as it is (every other rule gets arrays)
+_GRID_AWARE = frozenset({"mmaf"})
 
 
 class Machine:
@@ -144,7 +149,8 @@ class Machine:
             self.frame = parent
         if len(exits) != 1 or exits[0].kind != "yield":
             raise self.error(op, "the combiner region must end in one yield")
-        return [np.asarray(v).astype(e.dtype) for v, e in zip(exits[0].values, elems)]
+        return [np.asarray(v).astype(e.dtype, copy=False)
+                for v, e in zip(exits[0].values, elems)]
 
     # -------------------------------------------------------------- running blocks
 
@@ -155,7 +161,10 @@ class Machine:
 
     def _run_op(self, op, frame: Frame) -> None:
         try:
-            args = [frame.get(v.id) for v in op.operands]
+            if op.name in _GRID_AWARE:
+                args = [frame.get_lazy(v.id) for v in op.operands]
+            else:
+                args = [frame.get(v.id) for v in op.operands]
         except KeyError as e:
             raise self.error(op, f"operand %{e.args[0]} is used before it is defined") from None
         rule = NUMPY_RULES.get(op.name)
@@ -171,6 +180,8 @@ class Machine:
         if len(results) != len(op.results):
             raise self.error(op, f"the rule gave {len(results)} results for "
                                  f"{len(op.results)} declared")
+        if self.watch_ops:  # an observer sees plain arrays
+            results = [plain(r) for r in results]
         for v, r in zip(op.results, results):
             frame.vals[v.id] = r
         if self.watch_ops:
@@ -325,9 +336,9 @@ def _batches(fn, grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: in
         yield np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1).astype(np.int32)
 
 
-def _bind(fn, args: Sequence, memory: Memory) -> tuple[list, dict]:
+def _bind(fn, args: Sequence, memory: Memory, owned=frozenset()) -> tuple[list, dict]:
     """The parameters' values, and the memory segment of each pointer argument by index
-    (an array passed twice is one buffer)."""
+    (an array passed twice is one buffer; ``owned`` arguments are written in place)."""
     entry = fn.name
     values: list = []
     segments: dict[int, Any] = {}
@@ -347,7 +358,8 @@ def _bind(fn, args: Sequence, memory: Memory) -> tuple[list, dict]:
             if same is not None:
                 seg = segments[same]
             else:
-                seg = memory.add(i, np.ascontiguousarray(arr), borrowed=True)
+                mine = i in owned and arr.flags.c_contiguous and arr.flags.writeable
+                seg = memory.add(i, np.ascontiguousarray(arr), borrowed=not mine)
             segments[i] = seg
             values.append(np.array([seg.base], dtype=np.int64))
         else:
@@ -366,7 +378,7 @@ def _outputs(args: Sequence, segments: dict) -> list:
         if seg is None:
             out.append(a)
         elif seg.written:
-            out.append(seg.backing)
+            out.append(seg.settle())
         else:
             view = np.asarray(a).view()
             view.flags.writeable = False
@@ -376,14 +388,14 @@ def _outputs(args: Sequence, segments: dict) -> list:
 
 def execute(module: Module, entry: str, args: Sequence, grid, *, observer=None,
             order: Optional[Sequence] = None, max_chunk_bytes: int = 256 << 20,
-            stream: Optional[TextIO] = None) -> Execution:
+            stream: Optional[TextIO] = None, owned: Sequence[int] = ()) -> Execution:
     """Run entry ``entry`` of ``module`` over ``grid``; a fault of the kernel comes back as
     data (:class:`Execution` ``.error`` / ``.fault``), not as an exception.
 
-    Arguments, ``observer`` and ``stream`` are as for :func:`interpret`.  ``order``, a
-    sequence of block ids (``(x, y, z)``, or shorter: ``3`` is ``(3, 0, 0)``), runs those
-    blocks one at a time in that order (each a batch of one; a block may come twice, one
-    left out does not run); ``None`` runs the whole grid, batched.  Raises
+    Arguments, ``observer``, ``stream`` and ``owned`` are as for :func:`interpret`.
+    ``order``, a sequence of block ids (``(x, y, z)``, or shorter: ``3`` is ``(3, 0, 0)``),
+    runs those blocks one at a time in that order (each a batch of one; a block may come
+    twice, one left out does not run); ``None`` runs the whole grid, batched.  Raises
     :class:`~tileir.errors.InterpretError` for a launch that cannot start (unknown entry,
     arguments that do not fit, a bad grid or ``order``).
     """
@@ -400,7 +412,7 @@ def execute(module: Module, entry: str, args: Sequence, grid, *, observer=None,
                              kernel=entry)
     ordered = None if order is None else _ordered(order, grid, fn.name)
     memory = Memory()
-    params, segments = _bind(fn, args, memory)
+    params, segments = _bind(fn, args, memory, frozenset(owned))
     globals_ = {}
     for g in module.globals:
         host = np.ascontiguousarray(dense_array(g.value)).reshape(-1).copy()
@@ -423,13 +435,16 @@ def execute(module: Module, entry: str, args: Sequence, grid, *, observer=None,
 
 def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None,
               max_chunk_bytes: int = 256 << 20, stream: Optional[TextIO] = None,
-              order: Optional[Sequence] = None) -> list:
+              order: Optional[Sequence] = None, owned: Sequence[int] = ()) -> list:
     """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
 
     ``args`` follow the entry's parameters: a 1-D numpy array (host dtype of
     ``T``) per ``tile<ptr<T>>``, a scalar per rank-0 number parameter.  The result
     holds a new array per buffer written, a read-only view of the caller's array
-    per buffer not written, and each scalar unchanged; inputs are never modified.
+    per buffer not written, and each scalar unchanged; inputs are never modified, but
+    for the arguments whose indices ``owned`` lists: the caller gives those arrays up
+    (1-D, contiguous, writable), the kernel writes them in place and the result holds
+    the same array for each one written (partly written if the launch faults).
     ``grid`` is ``(x[, y[, z]])`` blocks.  ``observer`` and ``stream``: see the
     module docstring.  ``order`` (block ids) runs those blocks one at a time in
     that order instead of the whole grid together (see :func:`execute`, which
@@ -437,7 +452,7 @@ def interpret(module: Module, entry: str, args: Sequence, grid, *, observer=None
     naming the op, its source line and the block for anything the kernel may not do.
     """
     run = execute(module, entry, args, grid, observer=observer, order=order,
-                  max_chunk_bytes=max_chunk_bytes, stream=stream)
+                  max_chunk_bytes=max_chunk_bytes, stream=stream, owned=owned)
     if run.error is not None:
         raise run.error
     return run.outputs

@@ -13,7 +13,10 @@ Purity: a segment starts by *borrowing* the caller's array and copies it the
 first time anything writes to it (copy-on-write), so the caller's inputs are
 never changed.  Loads may hand out zero-copy views of a segment; the segment is
 then marked shared and the next write copies it first, so a value once loaded
-never changes under the kernel's feet.
+never changes under the kernel's feet.  A store that sets every element of a span
+(:meth:`Segment.overwrite`) does not copy what it is about to replace: the rest
+is copied from the shared array only when something reads the segment, or at the
+end (:meth:`Segment.settle`), and not at all where later such stores cover it.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ class Segment:
     """
 
     __slots__ = ("key", "base", "pitch", "count", "nbytes", "backing", "shared", "written",
-                 "readonly", "_typed")
+                 "readonly", "_typed", "_pristine", "_gaps")
 
     def __init__(self, key, base: int, backing: np.ndarray, *, count: int = 1, pitch: int = 0,
                  readonly: bool = False, shared: bool = True):
@@ -56,6 +59,10 @@ class Segment:
         self.written = False
         self.readonly = readonly
         self._typed: dict = {}
+        # after an overwrite of a shared backing: the array it replaced, and the byte
+        # ranges of the new backing still to be copied from it
+        self._pristine: np.ndarray | None = None
+        self._gaps: list[tuple[int, int]] = []
 
     @property
     def span(self) -> int:
@@ -64,6 +71,11 @@ class Segment:
 
     def typed(self, dtype: np.dtype) -> np.ndarray:
         """The backing reinterpreted as a flat array of ``dtype`` (read only)."""
+        if self._gaps:
+            self.settle()
+        return self._as(dtype)
+
+    def _as(self, dtype: np.dtype) -> np.ndarray:
         dtype = np.dtype(dtype)
         got = self._typed.get(dtype)
         if got is None:
@@ -78,12 +90,43 @@ class Segment:
 
     def writable(self, dtype: np.dtype) -> np.ndarray:
         """The backing as ``dtype`` for writing (copies it first if anyone else sees it)."""
+        if self._gaps:
+            self.settle()
         if self.shared:
             self.backing = self.backing.copy()
             self.shared = False
             self._typed = {}
         self.written = True
-        return self.typed(dtype)
+        return self._as(dtype)
+
+    def overwrite(self, dtype: np.dtype, start: int, stop: int) -> np.ndarray:
+        """:meth:`writable`, for a write that sets every element ``start:stop`` of the
+        backing as ``dtype``: a shared backing is not copied first but replaced by a new
+        array whose other bytes come from it later (:meth:`settle`)."""
+        isz = np.dtype(dtype).itemsize
+        lo, hi = start * isz, stop * isz
+        if self.shared:
+            self._pristine = self.backing
+            self._gaps = [(0, self.backing.nbytes)]
+            self.backing = np.empty_like(self.backing)
+            self.shared = False
+            self._typed = {}
+        if self._gaps:  # what the write sets need not come from the old array
+            self._gaps = [(a, b) for s, e in self._gaps
+                          for a, b in ((s, min(e, lo)), (max(s, hi), e)) if a < b]
+            if not self._gaps:
+                self._pristine = None
+        self.written = True
+        return self._as(dtype)
+
+    def settle(self) -> np.ndarray:
+        """The backing, complete: bytes an :meth:`overwrite` left to copy are copied now."""
+        if self._gaps:
+            new, old = self.backing.view(np.uint8), self._pristine.view(np.uint8)
+            for s, e in self._gaps:
+                new[s:e] = old[s:e]
+            self._gaps, self._pristine = [], None
+        return self.backing
 
     def lane_bounds(self, boff: np.ndarray, itemsize: int) -> tuple[np.ndarray, np.ndarray]:
         """First and one-past-last element index (of ``itemsize``) of the lane holding ``boff``."""

@@ -16,7 +16,9 @@ at most 12 significant bits is exact there, so ``f16`` / ``bf16`` / ``tf32`` (in
 rounded to tf32 first) / fp8 products are exact and are summed in ``f32``, then
 ``acc`` is added; an ``f16`` accumulator receives that ``f32`` result rounded once.
 The device's summation order (and for ``f16`` accumulators its intermediate
-precision) is unspecified; numpy's BLAS order is one valid order.
+precision) is unspecified; numpy's BLAS order is one valid order.  Operands loaded
+as a ``values.TileGrid`` (tiles that repeat along a grid axis) multiply as that grid,
+with the same per-tile products.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.rounding import arith, to_format
-from tileir.fake.values import value_dtype
+from tileir.fake.values import TileGrid, plain, value_dtype
 from tileir.numerics import tf32_round
 from tileir.signatures import attr_of
 
-__all__ = ["FLOAT_RULES"]
+__all__ = ["FLOAT_RULES", "FOLDS"]
 
 _TINY32 = np.float32(2.0 ** -126)
 
@@ -100,6 +102,44 @@ def _with_ftz(fn):
     return rule
 
 
+def _fold_extremum(is_max: bool):
+    """``maxf`` / ``minf`` folded over the last axis at once, as a ``reduce`` whose combiner
+    is that one op would fold it: max and min are associative, commutative and idempotent
+    once +0 > -0 is kept, so any order, and any number of padding identities, give the
+    pairwise tree's answer.  None (run the tree) under ``flush_to_zero``, for dtypes numpy
+    does not reduce natively, and wherever the answer is NaN (its payload follows the
+    tree's order)."""
+    pick = (np.maximum, np.fmax) if is_max else (np.minimum, np.fmin)
+
+    def fold(op, x: np.ndarray, ident):
+        if attr_of(op, "flush_to_zero") or x.dtype.type not in _NATIVE_FLOATS:
+            return None
+        fn = pick[0] if attr_of(op, "propagate_nan") else pick[1]
+        out = fn.reduce(x, axis=-1)
+        if ident is not None:
+            out = fn(out, ident)
+        if np.isnan(out).any():
+            return None
+        zero = out == 0
+        if zero.any():  # which zero: +0 wins a max where there is one, -0 a min
+            won = _winning_zero(x, is_max).any(axis=-1)
+            if ident is not None:
+                won = won | _winning_zero(ident, is_max)
+            plus, minus = np.zeros(1, out.dtype), np.full(1, -0.0, out.dtype)
+            out = np.where(zero, np.where(won, *((plus, minus) if is_max else (minus, plus))),
+                           out)
+        return out
+
+    return fold
+
+
+_NATIVE_FLOATS = (np.float16, np.float32, np.float64)
+
+
+def _winning_zero(v: np.ndarray, is_max: bool) -> np.ndarray:
+    return (v == 0) & (np.signbit(v) != is_max)  # +0 for a max, -0 for a min
+
+
 def _sqrt(ctx, op, args):
     return _rounded("sqrt", np.sqrt)(ctx, op, args)
 
@@ -163,13 +203,40 @@ def _as_f32(x: np.ndarray, fmt) -> np.ndarray:
     return tf32_round(out) if fmt.name == "tf32" else out
 
 
+def _grid_matmul(a, b, convert) -> np.ndarray:
+    """``np.matmul(convert(a), convert(b))`` per lane, ``(b, m, n)``, a fresh array.
+
+    ``a`` / ``b`` may be ``TileGrid`` s: then the lanes multiply as their ``(rows, cols)``
+    grid and numpy broadcasts the tiles a grid repeats, so each distinct tile is copied
+    and converted once, not once per lane (the products are the same ones)."""
+    grids = [v for v in (a, b) if type(v) is TileGrid]
+    if not grids:
+        return np.matmul(convert(a), convert(b))
+    rows, cols = grids[0].view.shape[:2]
+    shaped = []
+    for v in (a, b):
+        if type(v) is TileGrid and v.view.shape[:2] == (rows, cols):
+            # contiguous: BLAS is faster on the few distinct tiles than on windows of
+            # the whole buffer
+            shaped.append(np.ascontiguousarray(convert(v.compact())))
+        elif type(v) is np.ndarray and v.shape[0] in (1, rows * cols):
+            lead = (rows, cols) if v.shape[0] > 1 else (1, 1)
+            shaped.append(convert(v).reshape(lead + v.shape[1:]))
+        else:
+            return np.matmul(convert(plain(a)), convert(plain(b)))
+    prod = np.matmul(*shaped)
+    if prod.shape[:2] != (rows, cols):  # both operands repeat along the same axis
+        prod = np.broadcast_to(prod, (rows, cols) + prod.shape[2:])
+    return prod.reshape((rows * cols,) + prod.shape[2:])
+
+
 def _mmaf(ctx, op, args):
     a, b, c = args
     in_fmt = op.operands[0].type.element
     acc_fmt = op.operands[2].type.element
     if in_fmt.name == "f64":
-        return [np.matmul(a, b) + c]
-    prod = np.matmul(_as_f32(a, in_fmt), _as_f32(b, in_fmt))
+        return [_grid_matmul(a, b, lambda x: x) + c]
+    prod = _grid_matmul(a, b, lambda x: _as_f32(x, in_fmt))
     c32 = c.astype(np.float32, copy=False)
     if prod.shape[0] >= c32.shape[0]:
         np.add(prod, c32, out=prod)  # prod is a fresh array: add in place
@@ -193,6 +260,10 @@ def _mmaf_scaled(ctx, op, args):
 def _rsqrt(x):
     return np.float32(1) / np.sqrt(x) if x.dtype == np.float32 else 1.0 / np.sqrt(x)
 
+
+#: ops a ``reduce`` combiner may be folded with in one numpy pass when it is that op alone:
+#: ``fold(op, x, identity or None) -> folded last axis, or None`` (then the tree runs)
+FOLDS = {"maxf": _fold_extremum(True), "minf": _fold_extremum(False)}
 
 FLOAT_RULES = {
     "addf": _rounded("add", np.add),

@@ -6,17 +6,21 @@ view names none: the device leaves them unspecified) and view stores never write
 those lanes.  Everything inside the tensor must be inside the buffer its base
 points into, and every pointer access must land inside a buffer: otherwise the op
 raises ``InterpretError`` naming the block and the address or element.
+
+Loads of whole tiles from a buffer not yet written are zero-copy window views where
+the lanes' tiles step evenly through it (one step for all lanes, or one along each
+of two grid axes: a ``values.TileGrid``); stores that set one run of a buffer do not
+copy the buffer first (``memory.Segment.overwrite``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from tileir.fake import atomics
-from tileir.fake.values import (TOKEN_VALUE, batch_of, to_host, to_values, unsigned, value_dtype,
-                                widen)
-from tileir.fake.views import TensorView, TileView, index_space, offset_strides, plan_tile
+from tileir.fake.values import (TOKEN_VALUE, TileGrid, batch_of, to_host, to_values, unsigned,
+                                value_dtype, widen)
+from tileir.fake.views import TensorView, TileView, index_space, plan_tile
 from tileir.formats import numpy_dtype
 from tileir.signatures import attr_of, operand_groups
 
@@ -134,14 +138,6 @@ def _check_elems(ctx, op, seg, idx, inb, lanes, lo, hi):
                             f"element {tuple(int(a) for a in at[1:])}", lane=lane)
 
 
-def _even_view(typed, plan, step, writeable):
-    isz = typed.itemsize
-    o0 = int(plan.origin[0])
-    strides = (step * isz,) + tuple(int(s) * isz for s in offset_strides(plan.offsets))
-    return as_strided(typed[o0:], shape=(plan.b,) + plan.tile, strides=strides,
-                      writeable=writeable)
-
-
 def _report(ctx, op, kind, seg, plan, b):
     if not ctx.watch_memory:
         return
@@ -164,9 +160,17 @@ def _load_view(ctx, op, args):
     full = plan.full
     if plan.fast and full.all():
         _check_full(ctx, op, seg, plan, None, lo, hi)
+        # zero-copy views of a buffer not yet written (a write copies it first: below, the
+        # segment is marked shared); once written, copies (a view would cost a whole copy
+        # of the buffer at the next write)
         step = None if seg.written else plan.even_step()
+        grid = None if seg.written or step is not None or fmt.name == "i4" else \
+            plan.grid_steps()
         if step is not None:
-            out = _even_view(typed, plan, step, False)
+            out = plan.even_view(typed, step, False)
+            seg.shared = True
+        elif grid is not None:
+            out = TileGrid(plan.grid_view(typed, grid))
             seg.shared = True
         else:
             out = plan.windows(typed)[plan.origin]
@@ -187,7 +191,7 @@ def _load_view(ctx, op, args):
             sub[inb] = typed[idx[inb]]
             out[part] = sub
     _report(ctx, op, "read", seg, plan, ctx.b)
-    return [to_values(out, fmt), TOKEN_VALUE]
+    return [out if isinstance(out, TileGrid) else to_values(out, fmt), TOKEN_VALUE]
 
 
 def _store_view(ctx, op, args):
@@ -199,17 +203,25 @@ def _store_view(ctx, op, args):
     seg, plan, lo, hi, fmt = _plan(ctx, op, view, index_vals, g["index"], b)
     if seg.readonly:
         raise ctx.error(op, f"buffer {seg.key!r} is a constant global: nothing may write it")
-    typed = seg.writable(numpy_dtype(fmt))
+    dt = numpy_dtype(fmt)
     vals = widen(to_host(value, fmt), b)
     full = plan.full
     if plan.fast and full.all():
         _check_full(ctx, op, seg, plan, None, lo, hi)
         step = plan.even_step()
+        size = plan.offsets.size
+        if step is not None and (step == size or b == 1) and plan.dense():
+            # the tiles cover one run of elements: nothing there need be copied first
+            start = int(plan.origin[0])
+            typed = seg.overwrite(dt, start, start + (b - 1) * step + size)
+        else:
+            typed = seg.writable(dt)
         if step is not None:
-            _even_view(typed, plan, step, True)[...] = vals
+            plan.even_view(typed, step, True)[...] = vals
         else:
             plan.windows(typed)[plan.origin] = vals
     else:
+        typed = seg.writable(dt)
         if plan.fast and full.any():
             fl = np.nonzero(full)[0]
             _check_full(ctx, op, seg, plan, fl, lo, hi)

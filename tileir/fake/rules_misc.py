@@ -16,7 +16,10 @@ region evaluation per step rather than per element:
   region evaluations); ``reverse`` scans from the end.
 
 The combiner's block arguments are bound to arrays of the tile's shape, so the
-region's scalar ops evaluate all pairs of all blocks at once.
+region's scalar ops evaluate all pairs of all blocks at once.  A combiner that is
+one ``maxf`` / ``minf`` of the element and the accumulator folds in one numpy pass
+instead (``rules_float.FOLDS``: same answer, bit for bit, since max and min do not
+depend on the order), unless an observer watches the combiner's steps.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.printf import format_block
+from tileir.fake.rules_float import FOLDS
 from tileir.fake.values import TOKEN_VALUE, from_scalar, widen
 from tileir.signatures import attr_of, operand_groups
 
@@ -81,12 +85,43 @@ def _identity(ident, like: np.ndarray) -> np.ndarray:
     return np.broadcast_to(v.astype(like.dtype).reshape((1,) * like.ndim), like.shape[:-1] + (1,))
 
 
+def _pads(n: int) -> bool:
+    """Whether the pairwise tree over ``n`` elements pads some level with the identity."""
+    while n > 1:
+        if n % 2:
+            return True
+        n //= 2
+    return False
+
+
+def _folded(ctx, op, xs: list, idents) -> list | None:
+    """The reduction in one numpy pass when its combiner is a single op that ``FOLDS``
+    knows (``maxf`` / ``minf``) applied to the element and the accumulator; None to run
+    the tree.  Never with an observer, which sees every combiner step."""
+    block = op.regions[0]
+    if ctx.watch_ops or len(xs) != 1 or len(block.ops) != 2 or xs[0].shape[-1] == 0:
+        return None
+    step, end = block.ops
+    fold = FOLDS.get(step.name)
+    if (fold is None or end.name != "yield" or len(step.operands) != 2
+            or {v.id for v in step.operands} != {a.id for a in block.args}
+            or [v.id for v in end.operands] != [r.id for r in step.results]):
+        return None
+    x = xs[0]
+    ident = _identity(idents[0], x)[..., 0] if _pads(x.shape[-1]) else None
+    out = fold(step, x, ident)
+    return None if out is None else [out]
+
+
 def _reduce(ctx, op, args):
     dim = int(attr_of(op, "dim")) + 1
     idents = attr_of(op, "identities")
     xs = [np.moveaxis(a, dim, -1) for a in args]
     b = max(x.shape[0] for x in xs)
     xs = [widen(x, b) for x in xs]
+    folded = _folded(ctx, op, xs, idents)
+    if folded is not None:
+        return folded
     block = op.regions[0]
     while xs[0].shape[-1] > 1:
         if xs[0].shape[-1] % 2:

@@ -13,6 +13,12 @@ broadcasts against the others.  Element dtypes are the host dtypes of
 
 Views (tensor / partition / strided / gather-scatter) are :mod:`tileir.fake.views`
 objects with the same ``batch`` / ``take`` protocol as arrays.
+
+A load whose lanes' tiles step evenly along two grid axes (matmul: a block's A tile
+follows one grid axis, its B tile the other) gives a :class:`TileGrid`, a zero-copy
+window view of the buffer with the lanes as ``(rows, cols)``: ``mmaf`` multiplies it as
+it stands, and every other consumer gets the plain array (``frames.Frame.get`` makes
+it the first time one asks).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from tileir.types import Format, PointerType
 
 __all__ = [
     "TOKEN_VALUE", "value_dtype", "to_values", "to_host", "unsigned", "signed", "wrap_int",
-    "batch_of", "take", "widen", "int_range", "from_scalar",
+    "batch_of", "take", "widen", "int_range", "from_scalar", "TileGrid", "plain",
 ]
 
 #: The run-time value of every token.
@@ -134,3 +140,43 @@ def widen(v: np.ndarray, b: int) -> np.ndarray:
     if v.shape[0] == b:
         return v
     return np.broadcast_to(v, (b,) + v.shape[1:])
+
+
+class TileGrid:
+    """The tiles of ``rows * cols`` lanes (row-major) as a ``(rows, cols, *tile)`` view,
+    often with a stride-0 axis (tiles repeated along one grid axis): the batch of tiles
+    without copying them.  :meth:`array` is the plain ``(b, *tile)`` value."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, view: np.ndarray):
+        self.view = view
+
+    @property
+    def batch(self) -> int:
+        return self.view.shape[0] * self.view.shape[1]
+
+    @property
+    def shape(self) -> tuple:
+        return (self.batch,) + self.view.shape[2:]
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.view.dtype
+
+    def compact(self) -> np.ndarray:
+        """The view with each repeating (stride-0) grid axis cut to length 1: numpy
+        broadcasts it back, and work on it is done once per distinct tile."""
+        v = self.view
+        return v[tuple(slice(0, 1) if v.strides[k] == 0 else slice(None) for k in (0, 1))]
+
+    def array(self) -> np.ndarray:
+        return self.view.reshape(self.shape)
+
+    def take(self, lanes) -> np.ndarray:
+        return self.array()[lanes]
+
+
+def plain(v):
+    """``v`` as a rule that is not :class:`TileGrid`-aware takes it (arrays, views, tokens)."""
+    return v.array() if type(v) is TileGrid else v

@@ -11,7 +11,8 @@ the buffer's segment) of every element of its tile, which elements lie inside
 the tensor, and a fast description for the common case of tiles that lie wholly
 inside the tensor with strides shared by all lanes (then a tile is a strided
 window of the buffer and a batch of tiles is one numpy gather of whole windows,
-or a zero-copy strided view when the tiles step evenly through memory).
+or a zero-copy strided view when the tiles step evenly through memory: by one step
+from lane to lane, or by one step along each of two grid axes, ``(rows, cols)``).
 
 Index conventions (CT:Types): a partition view's tile ``i`` along tile dim ``k``
 starts at element ``i * tile[k]`` of tensor dim ``dim_map[k]``; a strided view's
@@ -160,6 +161,33 @@ class TilePlan:
         return as_strided(typed, shape=(count,) + tuple(self.tile), strides=strides,
                           writeable=typed.flags.writeable)
 
+    def even_view(self, typed: np.ndarray, step: int, writeable: bool) -> np.ndarray:
+        """The lanes' tiles as one ``(b, *tile)`` window view of ``typed`` (origins ``step``
+        elements apart: :meth:`even_step`)."""
+        isz = typed.itemsize
+        strides = (step * isz,) + tuple(int(s) * isz for s in offset_strides(self.offsets))
+        return as_strided(typed[int(self.origin[0]):], shape=(self.b,) + self.tile,
+                          strides=strides, writeable=writeable)
+
+    def grid_view(self, typed: np.ndarray, grid: tuple[int, int, int]) -> np.ndarray:
+        """The lanes' tiles as one read-only ``(rows, cols, *tile)`` window view of
+        ``typed`` (``grid`` from :meth:`grid_steps`)."""
+        cols, inner, outer = grid
+        isz = typed.itemsize
+        strides = (outer * isz, inner * isz) + tuple(int(s) * isz
+                                                     for s in offset_strides(self.offsets))
+        return as_strided(typed[int(self.origin[0]):], shape=(self.b // cols, cols) + self.tile,
+                          strides=strides, writeable=False)
+
+    def dense(self) -> bool:
+        """Whether each tile is one run of consecutive elements (row-major, no gaps)."""
+        want = 1
+        for n, st in zip(reversed(self.tile), reversed(offset_strides(self.offsets))):
+            if n > 1 and st != want:
+                return False
+            want *= n
+        return True
+
     def even_step(self) -> int | None:
         """The common step between consecutive lanes' origins (all lanes full), else None."""
         o = self.origin
@@ -169,6 +197,30 @@ class TilePlan:
         if d < 0 or not np.all(np.diff(o) == d):
             return None
         return d
+
+    def grid_steps(self) -> tuple[int, int, int] | None:
+        """The lanes as ``rows x cols`` (row-major) whose origins step evenly along both:
+        ``(cols, step within a row, step from row to row)``, steps >= 0; None when they do
+        not, or when one step does for all lanes (see :meth:`even_step`)."""
+        o = self.origin
+        b = o.shape[0]
+        if b < 4:
+            return None
+        d = np.diff(o)
+        change = np.flatnonzero(d != d[0])
+        if change.size == 0:
+            return None
+        cols = int(change[0]) + 1
+        if cols < 2 or b % cols:
+            return None
+        g = o.reshape(b // cols, cols)
+        inner, outer = int(d[0]), int(g[1, 0] - g[0, 0])
+        if inner < 0 or outer < 0:
+            return None
+        rows = np.arange(b // cols, dtype=np.int64)[:, None] * outer
+        if not np.array_equal(g, g[0, 0] + rows + np.arange(cols, dtype=np.int64) * inner):
+            return None
+        return cols, inner, outer
 
 
 def offset_strides(offsets: np.ndarray) -> tuple[int, ...]:
