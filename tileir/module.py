@@ -22,12 +22,14 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
 
 from attrs import field, frozen
 import pyrsistent
 from pyrsistent import PMap
 
+from tileir.signatures import attr_defaults
 from tileir.types import Format, FunctionType, TileType, Type
 
 __all__ = [
@@ -60,42 +62,107 @@ class Loc:
         return f"{self.file}:{self.line}"
 
 
+#: The one empty attribute map (pyrsistent's own shared empty PMap): most ops have no attributes.
+EMPTY_ATTRS: PMap = pyrsistent.pmap()
+
+
 def freeze_attrs(value: Any) -> PMap:
-    """Attributes as an immutable map (accepts a dict, a PMap or None)."""
+    """Attributes as an immutable map (accepts a dict, a PMap, pairs or None)."""
+    # hot: every Op and Tile passes through here; a PMap is kept as it is (never re-frozen)
+    if type(value) is PMap:
+        return value
     if value is None:
-        return pyrsistent.pmap()
+        return EMPTY_ATTRS
+    if type(value) is dict:
+        if not value:
+            return EMPTY_ATTRS
+        key = _exact_key(value)
+        if key is None:
+            return pyrsistent.pmap(value)
+        frozen_ = _FROZEN.get(key)
+        if frozen_ is None:
+            if len(_FROZEN) >= _MAX_FROZEN:
+                _FROZEN.clear()
+            frozen_ = _FROZEN[key] = pyrsistent.pmap(value)
+        return frozen_
     if isinstance(value, PMap):
         return value
-    return pyrsistent.pmap(dict(value))
+    return pyrsistent.pmap(value)  # pmap copies a mapping's items (or dict()s pairs) itself
 
 
-def _tuple(value) -> tuple:
-    return tuple(value)
+# Equal attribute dicts share one PMap (a memo: building a PMap and hashing it the first time
+# cost more than the rest of a Tile; a shared one is hashed once and compares by identity).
+# Only dicts whose values are of the types below are shared, keyed by (name, type, value)
+# triples, so that a shared map always holds values identical in type and bits to the ones
+# asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
+# their hex spelling (NaN, whose payloads that spelling loses, is never shared).
+_FROZEN: dict = {}
+_MAX_FROZEN = 4096
+_PLAIN_TYPES = frozenset({str, int, bool, type(None)})
+
+
+def _exact_key(value: dict) -> Optional[tuple]:
+    key = []
+    for k, v in value.items():
+        t = type(v)
+        if type(k) is not str:
+            return None
+        if t in _PLAIN_TYPES:
+            key.append((k, t, v))
+        elif t is float:
+            if v != v:
+                return None
+            key.append((k, t, v.hex()))
+        elif (t is Dense and type(v.data) is bytes and type(v.type) is TileType
+              and type(v.type.element) is Format):
+            key.append((k, t, v))
+        else:
+            return None
+    return tuple(key)
+
+
+def attrs_dict(attrs: PMap) -> Mapping:
+    """``attrs`` as a read-only plain mapping (looked up in C, where a PMap runs Python).
+
+    A memo keyed by the map's identity (the entry keeps the map alive, so its id names no
+    other map meanwhile); attribute maps are shared (see :func:`freeze_attrs`), so the
+    lowering and the writer mostly find theirs here.
+    """
+    if attrs is EMPTY_ATTRS:
+        return _NO_ATTRS
+    entry = _DICTS.get(id(attrs))
+    if entry is not None and entry[0] is attrs:
+        return entry[1]
+    plain = MappingProxyType(dict(attrs.items()))
+    if len(_DICTS) >= _MAX_FROZEN:
+        _DICTS.clear()
+    _DICTS[id(attrs)] = (attrs, plain)
+    return plain
+
+
+_NO_ATTRS: Mapping = MappingProxyType({})
+_DICTS: dict = {}
 
 
 @frozen(repr=False, cache_hash=True)
 class Block:
     """A block: its arguments and its ops (the last one a terminator where the dialect says)."""
 
-    args: tuple = field(converter=_tuple, default=())
-    ops: tuple = field(converter=_tuple, default=())
+    args: tuple = field(converter=tuple, default=())
+    ops: tuple = field(converter=tuple, default=())
 
     def __repr__(self) -> str:
         return f"Block(args={list(self.args)}, ops={len(self.ops)})"
 
 
-def _defaults(name: str) -> dict:
-    cached = _DEFAULTS.get(name)
-    if cached is None:
-        from tileir.signatures import SIGNATURES
-
-        sig = SIGNATURES.get(name)
-        cached = {} if sig is None else {a: d for a, _k, d in sig.attrs}
-        _DEFAULTS[name] = cached
-    return cached
+# (op name, id(map)) -> the map, for maps with no attribute at its default for that op: a memo
+# keyed by identity, which the entry keeps alive (so the id cannot name another map meanwhile);
+# attribute maps are shared (see freeze_attrs), so most ops find theirs here
+_CLEAN: dict = {}
 
 
-_DEFAULTS: dict = {}  # op name -> {attribute: default}; filled once per name from SIGNATURES
+def _segments(value) -> Optional[tuple]:
+    return None if value is None else tuple(value)
 
 
 @frozen(repr=False, cache_hash=True)
@@ -108,21 +175,35 @@ class Op:
     """
 
     name: str
-    operands: tuple = field(converter=_tuple, default=())
-    results: tuple = field(converter=_tuple, default=())
-    attrs: PMap = field(converter=freeze_attrs, factory=pyrsistent.pmap)
-    regions: tuple = field(converter=_tuple, default=())
-    segments: Optional[tuple] = field(
-        default=None, converter=lambda s: None if s is None else tuple(s))
+    operands: tuple = field(converter=tuple, default=())
+    results: tuple = field(converter=tuple, default=())
+    attrs: PMap = field(converter=freeze_attrs, default=EMPTY_ATTRS)
+    regions: tuple = field(converter=tuple, default=())
+    segments: Optional[tuple] = field(default=None, converter=_segments)
     loc: Optional[Loc] = field(default=None, eq=False)
 
     def __attrs_post_init__(self) -> None:
         # An attribute equal to its declared default is the same op without it: drop it, so
-        # that equality (and every consumer) sees one spelling of each op.
-        defaults = _defaults(self.name)
-        if defaults and any(k in defaults and defaults[k] == v for k, v in self.attrs.items()):
-            kept = {k: v for k, v in self.attrs.items() if not (k in defaults and defaults[k] == v)}
-            object.__setattr__(self, "attrs", pyrsistent.pmap(kept))
+        # that equality (and every consumer) sees one spelling of each op.  Hot (every op of
+        # every lowering): most ops have no attributes, and the rest a handful of defaults.
+        attrs = self.attrs
+        if attrs is EMPTY_ATTRS:  # the identity test spares PMap.__len__
+            return
+        key = (self.name, id(attrs))
+        if _CLEAN.get(key) is attrs or not attrs:  # this very map was found clean before
+            return
+        defaults = attr_defaults(self.name).items()
+        for k, d in defaults:
+            if k in attrs and d == attrs[k]:
+                break
+        else:
+            if len(_CLEAN) >= 4096:
+                _CLEAN.clear()
+            _CLEAN[key] = attrs
+            return
+        dropped = {k for k, d in defaults if k in attrs and d == attrs[k]}
+        kept = {k: v for k, v in attrs.items() if k not in dropped}
+        object.__setattr__(self, "attrs", pyrsistent.pmap(kept))
 
     @property
     def result(self) -> Value:
@@ -142,7 +223,7 @@ class Function:
     """An entry function.  ``params`` are values ``0 .. P-1``; ``body`` ends in ``return``."""
 
     name: str
-    params: tuple = field(converter=_tuple)
+    params: tuple = field(converter=tuple)
     body: Block
     hints: Optional["Hints"] = None
     loc: Optional[Loc] = field(default=None, eq=False)
@@ -170,8 +251,8 @@ class Global:
 class Module:
     """A ``cuda_tile`` module: its entry functions and globals."""
 
-    functions: tuple = field(converter=_tuple)
-    globals: tuple = field(converter=_tuple, default=())
+    functions: tuple = field(converter=tuple)
+    globals: tuple = field(converter=tuple, default=())
     producer: Optional[str] = None
     name: str = "kernels"
 
@@ -239,7 +320,7 @@ class DivBy:
 class SameElements:
     """``same_elements<[...]>``: an assume predicate."""
 
-    values: tuple = field(converter=_tuple)
+    values: tuple = field(converter=tuple)
 
 
 @frozen

@@ -17,6 +17,7 @@ dense bytes (a :class:`~tileir.module.Dense`), never as Python floats, so that
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -86,8 +87,44 @@ def _fnv8_value(bits: int) -> float:
     return (1 + man / 8) * 2.0 ** (exp - 15)
 
 
+def _number_key(value) -> object:
+    """A key that tells Python numbers apart exactly (1, 1.0 and True; 0.0 and -0.0), or None
+    for anything else (numpy values, NaN, whose payload a float's hex spelling loses)."""
+    t = type(value)
+    if t is int or t is bool:
+        return (t, value)
+    if t is float and value == value:
+        return (t, value.hex())
+    return None
+
+
+# Memos of the pure functions below, keyed by immutable values (formats, tile types and exact
+# number keys), for the constants a recording makes again and again (0, 1, -inf ...);
+# bounded, so a long process stays small.
+_BITS: dict = {}
+_DENSE: dict = {}
+_MAX_MEMO = 4096
+
+
+def _memoized(table: dict, key, make: Callable[[], object]):
+    """``table[key]``, made by ``make()`` the first time (the table stays bounded)."""
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _MAX_MEMO:
+            table.clear()
+        found = table[key] = make()
+    return found
+
+
 def scalar_bits(fmt: Format, value) -> int:
     """The bit pattern of ``value`` in ``fmt`` (ints are masked to the width)."""
+    key = _number_key(value)
+    if key is None:
+        return _scalar_bits(fmt, value)
+    return _memoized(_BITS, (fmt, key), lambda: _scalar_bits(fmt, value))
+
+
+def _scalar_bits(fmt: Format, value) -> int:
     if fmt.is_int:
         return int(value) & ((1 << fmt.bits) - 1)
     if fmt.name == "fnv8E5M3FNU":
@@ -127,6 +164,13 @@ def _host_elements(fmt: Format, values) -> np.ndarray:
 
 def dense_of(tile_type: TileType, values) -> Dense:
     """A dense constant of ``tile_type`` from a scalar (a splat) or an array of its shape."""
+    key = _number_key(values)
+    if key is None or type(tile_type) is not TileType:
+        return _dense_of(tile_type, values)
+    return _memoized(_DENSE, (tile_type, key), lambda: _dense_of(tile_type, values))
+
+
+def _dense_of(tile_type: TileType, values) -> Dense:
     fmt = tile_type.element
     if isinstance(fmt, PointerType):
         raise ValueError("a constant holds numbers, not pointers")

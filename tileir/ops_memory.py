@@ -30,7 +30,7 @@ from tileir.program import Access, Atomic, AtomicCas, Load, LoadPtr, Store, Stor
 from tileir.record import Effect, Emit
 from tileir.source import user_loc
 from tileir.tile import Tile, as_tile, constant, refuse
-from tileir.types import I1, Format, PointerType, TileType
+from tileir.types import I1, I32, Format, PointerType, TileType
 
 __all__ = ["load_cell", "load_at", "store_cell", "store_sub", "load", "store", "atomic",
            "atomic_add", "atomic_cas", "access", "pointer_base", "cell_index", "needs_cells",
@@ -69,7 +69,13 @@ def access(kind: str, op: str, *, ordering: str = "weak", scope: Optional[str] =
             # the two together), so a promise for some indices only would lose the padding
             raise refuse(op, f"inbounds {list(flags)}: a load promises every index or none "
                          f"(inbounds=True)", user_loc())
+    if (ordering == "weak" and scope is None and latency is None and allow_tma is None
+            and not flags and type(ordering) is str):
+        return _WEAK  # the plain access, one shared value
     return Access(ordering, scope, latency, allow_tma, flags)
+
+
+_WEAK = Access()
 
 
 # ----------------------------------------------------------------------------- cells
@@ -91,7 +97,7 @@ def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple:
         if axis is FREE_AXIS:
             out.append(index_tile(free.pop(0), op))
         else:
-            out.append(Tile("block_id", (), {"axis": axis}, TileType((), Format("i32"))))
+            out.append(Tile("block_id", (), {"axis": axis}, TileType((), I32)))
     return tuple(out)
 
 
@@ -110,8 +116,8 @@ def _load_cells(p, index, op: str, options: dict) -> Effect:
     idx = cell_index(p, index, op)
     acc = access("load", op, n_index=len(idx), **options)
     ttype = TileType(c.tile, p.format)
-    return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, user_loc(), acc), ttype,
-                user_loc())
+    loc = user_loc()  # the same frame (and so location) for the instruction and its effect
+    return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc)
 
 
 def load_cell(p: Param, **options) -> Effect:
@@ -156,8 +162,8 @@ def store_cell(p: Param, value: Tile, **options) -> Effect:
     value = _check_store_value(p, value, c.tile, "store_cell")
     idx = cell_index(p, (), "store_cell")
     acc = access("store", "store_cell", n_index=len(idx), **options)
-    return Emit("store_view_tko", Store(p.index, c, idx, value, user_loc(), acc), None,
-                user_loc())
+    loc = user_loc()  # the same frame (and so location) for the instruction and its effect
+    return Emit("store_view_tko", Store(p.index, c, idx, value, loc, acc), None, loc)
 
 
 def store_sub(p: Param, value: Tile, at: Sequence[Index], **options) -> Effect:
@@ -179,13 +185,13 @@ def store_sub(p: Param, value: Tile, at: Sequence[Index], **options) -> Effect:
             raise refuse("store_sub", f"a piece of {value.type} does not divide the cell "
                          f"{list(c.tile)} in dimension {d}")
         per_cell = cell_len // piece
-        base = Tile("block_id", (), {"axis": axis}, TileType((), Format("i32")))
+        base = Tile("block_id", (), {"axis": axis}, TileType((), I32))
         index.append(base * per_cell + index_tile(at[d], "store_sub") if per_cell > 1
                      else base)
     view = Cells(c.extent, value.shape, c.along, c.pad)
     acc = access("store", "store_sub", n_index=len(index), **options)
-    return Emit("store_view_tko", Store(p.index, view, tuple(index), value, user_loc(), acc),
-                None, user_loc())
+    loc = user_loc()
+    return Emit("store_view_tko", Store(p.index, view, tuple(index), value, loc, acc), None, loc)
 
 
 # ----------------------------------------------------------------------------- pointer path
@@ -308,8 +314,8 @@ def load(x, at: Index = 0, shape: Sequence[int] = (), strides: Optional[Sequence
     pad = constant(padding, fmt, lanes) if m is not None else None
     acc = access("load", "load_ptr_tko", pointer=True, **options)
     ttype = TileType(lanes, fmt)
-    return Emit("load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, user_loc(), acc), ttype,
-                user_loc())
+    loc = user_loc()
+    return Emit("load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, loc, acc), ttype, loc)
 
 
 def store(x, at: Index, value: Tile, strides: Optional[Sequence[int]] = None, *,
@@ -332,8 +338,9 @@ def store(x, at: Index, value: Tile, strides: Optional[Sequence[int]] = None, *,
     if value.shape != lanes:
         value = broadcast(value, lanes)
     acc = access("store", "store_ptr_tko", pointer=True, **options)
-    return Emit("store_ptr_tko", StorePtr(base, offs, value, _mask_tile(mask, lanes, "store"),
-                                          user_loc(), acc), None, user_loc())
+    m = _mask_tile(mask, lanes, "store")
+    loc = user_loc()
+    return Emit("store_ptr_tko", StorePtr(base, offs, value, m, loc, acc), None, loc)
 
 
 def _atomic_operands(base, fmt, offsets, values: list, op: str) -> tuple:
@@ -367,8 +374,9 @@ def atomic(mode: str, x, offsets, value, mask=None, *, ordering: str = "relaxed"
         raise refuse(op, str(err), user_loc()) from None
     offs, (val,), shape = _atomic_operands(base, fmt, offsets, [value], op)
     ttype = TileType(shape, fmt)
-    return Emit(op, Atomic(-1, base, mode, offs, val, _mask_tile(mask, shape, op), ttype,
-                           user_loc(), ordering, scope), ttype, user_loc())
+    m = _mask_tile(mask, shape, op)
+    loc = user_loc()
+    return Emit(op, Atomic(-1, base, mode, offs, val, m, ttype, loc, ordering, scope), ttype, loc)
 
 
 def atomic_add(x, offsets, value, mask=None, **options) -> Effect:
@@ -390,5 +398,7 @@ def atomic_cas(x, offsets, compare, value, mask=None, *, ordering: str = "relaxe
         raise refuse(op, str(err), user_loc()) from None
     offs, (cmp, val), shape = _atomic_operands(base, fmt, offsets, [compare, value], op)
     ttype = TileType(shape, fmt)
-    return Emit(op, AtomicCas(-1, base, offs, cmp, val, _mask_tile(mask, shape, op), ttype,
-                              user_loc(), ordering, scope), ttype, user_loc())
+    m = _mask_tile(mask, shape, op)
+    loc = user_loc()
+    return Emit(op, AtomicCas(-1, base, offs, cmp, val, m, ttype, loc, ordering, scope), ttype,
+                loc)

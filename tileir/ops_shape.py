@@ -21,7 +21,7 @@ from tileir.markers import Param
 from tileir.module import Bounded, DivBy, SameElements
 from tileir.source import user_loc
 from tileir.tile import Tile, as_tile, constant, drop_defaults, refuse
-from tileir.types import F32, I32, MAX_TILE_ELEMENTS, Format, PointerType, TileType
+from tileir.types import F32, I1, I8, I32, MAX_TILE_ELEMENTS, Format, PointerType, TileType
 
 __all__ = [
     "block_id", "num_blocks", "scalar", "zeros", "full", "iota", "arange", "broadcast",
@@ -203,7 +203,7 @@ def insert(dest: Tile, piece: Tile, index: Sequence[Index]) -> Tile:
 
 def where(mask: Tile, if_true, if_false) -> Tile:
     """Pick ``if_true`` where ``mask`` (an i1 tile) holds, ``if_false`` elsewhere (``select``)."""
-    if not isinstance(mask, Tile) or mask.format != Format("i1"):
+    if not isinstance(mask, Tile) or mask.format != I1:
         raise refuse("select", f"the mask must be an i1 tile, got {mask!r}")
     like = if_true if isinstance(if_true, Tile) else if_false if isinstance(if_false, Tile) else None
     a = as_tile(if_true, like, "select")
@@ -236,7 +236,7 @@ def mma(a: Tile, b: Tile, acc, *, fast_acc: bool = False, signed=True) -> Tile:
     bool or a ``(lhs, rhs)`` pair."""
     if not isinstance(a, Tile) or not isinstance(b, Tile):
         raise refuse("mmaf", f"mma takes tiles, got {a!r} and {b!r}")
-    op = "mmai" if a.format == Format("i8") else "mmaf"
+    op = "mmai" if a.format == I8 else "mmaf"
     if not isinstance(acc, Tile):
         from tileir.broadcast import mma_accumulators
 

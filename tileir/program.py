@@ -14,17 +14,13 @@ from typing import Optional
 from attrs import field, frozen
 
 from tileir.markers import Cells, Param
-from tileir.module import Loc
+from tileir.module import Hints, Loc
 from tileir.tile import Tile
 from tileir.types import Format, TileType
 
 __all__ = ["Access", "Window", "Sparse", "Load", "Store", "LoadPtr", "StorePtr", "Atomic",
            "AtomicCas", "AtomicCell", "Alloca", "For", "Loop", "If", "Exit", "Together", "TokenStep",
            "Assert", "Print", "Program", "Instr", "MEMORY_INSTRS"]
-
-
-def _t(v) -> tuple:
-    return tuple(v)
 
 
 @frozen
@@ -37,12 +33,10 @@ class Access:
     scope: Optional[str] = None
     latency: Optional[int] = None
     allow_tma: Optional[bool] = None
-    inbounds: tuple = field(default=(), converter=_t)
+    inbounds: tuple = field(default=(), converter=tuple)
 
     def attrs(self) -> dict:
         """The op attributes this access sets (hints keyed ``default``, as cuTile writes them)."""
-        from tileir.module import Hints
-
         out: dict = {"memory_ordering": self.ordering}
         if self.scope is not None:
             out["memory_scope"] = self.scope
@@ -64,8 +58,8 @@ class Window:
     elements whose index ``i`` along dimension ``d`` starts at element ``i * step[d]``."""
 
     cells: Cells
-    tile: tuple = field(converter=_t)
-    step: tuple = field(converter=_t)
+    tile: tuple = field(converter=tuple)
+    step: tuple = field(converter=tuple)
 
 
 @frozen
@@ -74,7 +68,7 @@ class Sparse:
     ``sparse_dim`` is indexed by a 1-D tile of element indices, the others by element offsets."""
 
     cells: Cells
-    tile: tuple = field(converter=_t)
+    tile: tuple = field(converter=tuple)
     sparse_dim: int
 
 
@@ -86,7 +80,7 @@ class Load:
     result: int
     param: int
     view: object
-    index: tuple = field(converter=_t)
+    index: tuple = field(converter=tuple)
     type: TileType
     loc: Optional[Loc] = field(default=None, eq=False)
     access: Access = Access()
@@ -99,7 +93,7 @@ class Store:
 
     param: int
     view: object
-    index: tuple = field(converter=_t)
+    index: tuple = field(converter=tuple)
     value: Tile
     loc: Optional[Loc] = field(default=None, eq=False)
     access: Access = Access()
@@ -174,7 +168,7 @@ class AtomicCell:
 
     param: int
     view: Cells
-    index: tuple = field(converter=_t)
+    index: tuple = field(converter=tuple)
     value: Tile
     mode: str
     scope: str = "device"
@@ -208,7 +202,7 @@ class Together:
     """Effects that start from one token: each group of instructions runs from the token
     before them, and their tokens are joined (``join_tokens``) afterwards."""
 
-    groups: tuple = field(converter=_t)
+    groups: tuple = field(converter=tuple)
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
@@ -218,7 +212,7 @@ class Exit:
     loop's results).  Last instruction of a loop body or of an ``if`` branch inside one."""
 
     kind: str
-    values: tuple = field(converter=_t)
+    values: tuple = field(converter=tuple)
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
@@ -230,12 +224,12 @@ class For:
     lower: Tile
     upper: Tile
     step: Tile
-    init: tuple = field(converter=_t)
+    init: tuple = field(converter=tuple)
     iv: int
-    carried: tuple = field(converter=_t)
-    body: tuple = field(converter=_t)
-    yields: tuple = field(converter=_t)
-    results: tuple = field(converter=_t)
+    carried: tuple = field(converter=tuple)
+    body: tuple = field(converter=tuple)
+    yields: tuple = field(converter=tuple)
+    results: tuple = field(converter=tuple)
     loc: Optional[Loc] = field(default=None, eq=False)
     unsigned: bool = False
 
@@ -246,11 +240,11 @@ class Loop:
     instructions (``continue`` with the next carried values, ``break`` with ``results``'
     values, which may have other types)."""
 
-    init: tuple = field(converter=_t)
-    carried: tuple = field(converter=_t)
-    body: tuple = field(converter=_t)
-    results: tuple = field(converter=_t)
-    result_types: tuple = field(converter=_t)
+    init: tuple = field(converter=tuple)
+    carried: tuple = field(converter=tuple)
+    body: tuple = field(converter=tuple)
+    results: tuple = field(converter=tuple)
+    result_types: tuple = field(converter=tuple)
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
@@ -260,11 +254,11 @@ class If:
     unless its body ends in an :class:`Exit` (then it leaves the enclosing loop's trip)."""
 
     cond: Tile
-    then_body: tuple = field(converter=_t)
-    then_yields: tuple = field(converter=_t)
-    else_body: tuple = field(converter=_t)
-    else_yields: tuple = field(converter=_t)
-    results: tuple = field(converter=_t)
+    then_body: tuple = field(converter=tuple)
+    then_yields: tuple = field(converter=tuple)
+    else_body: tuple = field(converter=tuple)
+    else_yields: tuple = field(converter=tuple)
+    results: tuple = field(converter=tuple)
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
@@ -278,7 +272,7 @@ class Assert:
 @frozen
 class Print:
     format: str
-    args: tuple = field(converter=_t)
+    args: tuple = field(converter=tuple)
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
@@ -295,8 +289,8 @@ class Program:
     ``hints`` (a :class:`tileir.module.Hints`, or None)."""
 
     name: str
-    params: tuple = field(converter=_t)
-    body: tuple = field(converter=_t)
+    params: tuple = field(converter=tuple)
+    body: tuple = field(converter=tuple)
     grid: Optional[tuple] = None
     loc: Optional[Loc] = field(default=None, eq=False)
     hints: Optional[object] = None

@@ -23,10 +23,12 @@ threads, or thousands of times inside a Hypothesis run.
 
 from __future__ import annotations
 
-import inspect
+from operator import attrgetter
+from types import GeneratorType
 from typing import Any, Callable, Optional
 
 from attrs import evolve, field, frozen
+from attrs import fields as attrs_fields
 from pyrsistent import PVector, pvector
 
 from tileir.broadcast import RuleError, check_cells_agree, grid_of
@@ -55,21 +57,24 @@ class Builder:
 
     def fresh(self, count: int = 1) -> tuple["Builder", tuple]:
         """``count`` new value ids, and the builder that has used them."""
-        ids = tuple(range(self.next_id, self.next_id + count))
-        return evolve(self, next_id=self.next_id + count), ids
+        # the constructor directly, not attrs.evolve (which looks the fields up every call)
+        n = self.next_id
+        return (Builder(self.kernel, self.params, self.instrs, n + count, self.loops),
+                tuple(range(n, n + count)))
 
     def emit(self, instr) -> "Builder":
-        return evolve(self, instrs=self.instrs.append(instr))
+        return Builder(self.kernel, self.params, self.instrs.append(instr), self.next_id,
+                       self.loops)
 
     def child(self, loop: Optional[tuple] = None) -> "Builder":
         """A builder for a nested body: no instructions yet, ids continuing from here.
         ``loop`` (``(kind, carried types)``) when the body is a loop's."""
         loops = self.loops + (loop,) if loop is not None else self.loops
-        return evolve(self, instrs=pvector(), loops=loops)
+        return Builder(self.kernel, self.params, pvector(), self.next_id, loops)
 
     def adopt(self, child: "Builder") -> "Builder":
         """This builder after a nested body recorded with ``child``: its ids are used up."""
-        return evolve(self, next_id=child.next_id)
+        return Builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
 
     def var(self, ident: int, ttype: TileType, loc=None) -> Tile:
         return Tile("var", (), {"id": ident}, ttype, loc)
@@ -102,9 +107,35 @@ class Emit(Effect):
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
         if self.type is None:
             return builder.emit(self.template), None
-        builder, (rid,) = builder.fresh()
-        builder = builder.emit(evolve(self.template, result=rid))
+        # fresh() then emit(), in one new Builder
+        rid = builder.next_id
+        builder = Builder(builder.kernel, builder.params,
+                          builder.instrs.append(_with_result(self.template, rid)), rid + 1,
+                          builder.loops)
         return builder, builder.var(rid, self.type, self.loc)
+
+
+def _with_result(template, rid: int):
+    """``attrs.evolve(template, result=rid)``, by position where the class allows it."""
+    cls = type(template)
+    how = _REBUILD.get(cls)
+    if how is None:
+        fields = attrs_fields(cls)
+        plain = all(f.init and not f.kw_only and f.alias == f.name for f in fields)
+        names = [f.name for f in fields]
+        how = _REBUILD[cls] = ((attrgetter(*names), names.index("result"))
+                               if plain and "result" in names and len(names) > 1 else False)
+    if how is False:
+        return evolve(template, result=rid)
+    getter, at = how
+    values = list(getter(template))
+    values[at] = rid
+    return cls(*values)
+
+
+# instruction class -> (a getter of all its fields, the position of ``result``), or False to
+# use attrs.evolve: a memo of a pure function of the (attrs) class
+_REBUILD: dict = {}
 
 
 def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
@@ -113,7 +144,7 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     Helper functions compose with plain calls (pure ones) and ``yield from``
     (ones with effects); a nested body (a loop's) is driven with a child builder.
     """
-    if not inspect.isgenerator(produced):
+    if not isinstance(produced, GeneratorType):  # what inspect.isgenerator asks
         return builder, produced
     value: Any = None
     while True:
@@ -177,7 +208,7 @@ class Kernel:
 
     def bytecode(self, version=None, *, debug_info: bool = False) -> bytes:
         """The kernel as Tile IR bytecode (the lowest version that holds it by default)."""
-        from tileir.encode import encode
+        from tileir.encode.writer import encode  # a module: no importlib code on the way
 
         return encode(self.module, version, debug_info=debug_info)
 

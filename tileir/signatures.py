@@ -35,13 +35,14 @@ attribute equal to its default may be left out of ``Op.attrs``: use
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 import attrs
 
 from tileir.dialect import BODY_OPS
 
-__all__ = ["Signature", "SIGNATURES", "attr_of", "operand_groups"]
+__all__ = ["Signature", "SIGNATURES", "attr_defaults", "attr_of", "operand_groups"]
 
 _NO_DEFAULT = object()
 
@@ -211,6 +212,16 @@ SIGNATURES: dict[str, Signature] = {
 
 assert set(SIGNATURES) == set(BODY_OPS), set(BODY_OPS) ^ set(SIGNATURES)
 
+_ATTR_DEFAULTS = {name: MappingProxyType({a: d for a, _k, d in sig.attrs})
+                  for name, sig in SIGNATURES.items()}
+_NO_DEFAULTS: Mapping[str, Any] = MappingProxyType({})
+
+
+def attr_defaults(name: str) -> Mapping[str, Any]:
+    """``{attribute: its declared default}`` of op ``name`` (read-only; empty for a name that
+    is not a body op), for the code that drops attributes equal to their defaults."""
+    return _ATTR_DEFAULTS.get(name, _NO_DEFAULTS)
+
 
 def attr_of(op, name: str) -> Any:
     """The value of attribute ``name`` of ``op``, its declared default when left out."""
@@ -227,19 +238,21 @@ def operand_groups(op) -> dict[str, tuple]:
 
     A single group maps to a 1-tuple, an absent optional one to ``()``.
     """
-    sig = SIGNATURES[op.name]
-    if op.segments is None:
-        counts = []
-        variadic = [i for i, (_, k) in enumerate(sig.operands) if k != "1"]
-        fixed = len(sig.operands) - len(variadic)
-        if len(variadic) > 1:
+    groups, n_variable = _GROUPS[op.name]
+    operands = op.operands
+    counts = op.segments
+    if counts is None:
+        if n_variable > 1:
             raise ValueError(f"op `{op.name}` needs segments to split its operands")
-        for i, (_, kind) in enumerate(sig.operands):
-            counts.append(len(op.operands) - fixed if kind != "1" else 1)
-    else:
-        counts = list(op.segments)
+        rest = len(operands) - (len(groups) - n_variable)  # what the variable group takes
+        counts = [1 if kind == "1" else rest for _name, kind in groups]
     out, at = {}, 0
-    for (name, _kind), n in zip(sig.operands, counts):
-        out[name] = tuple(op.operands[at:at + n])
+    for (name, _kind), n in zip(groups, counts):
+        out[name] = tuple(operands[at:at + n])
         at += n
     return out
+
+
+# op name -> (operand groups, how many of them are variable): derived once from SIGNATURES
+_GROUPS = {name: (sig.operands, sum(1 for _, k in sig.operands if k != "1"))
+           for name, sig in SIGNATURES.items()}

@@ -26,10 +26,13 @@ from typing import Any, Optional, Sequence, Union
 
 from attrs import field, frozen
 
+from tileir.attr_rules import check_arith_format
 from tileir.broadcast import RuleError, normalize_dim, widen_shapes
+from tileir.dialect import ENUMS
 from tileir.errors import RecordingError
 from tileir.module import Dense, Loc, freeze_attrs
-from tileir.numerics import dense_of
+from tileir.numerics import dense_of, element_bytes
+from tileir.signatures import attr_defaults
 from tileir.source import user_loc
 from tileir.types import F32, I1, I32, Format, PointerType, TileType
 
@@ -44,16 +47,12 @@ def refuse(op: str, message: str, loc: Optional[Loc] = None) -> RecordingError:
     return RecordingError(message, op=op, where=str(loc) if loc else None)
 
 
-def _args(value) -> tuple:
-    return tuple(value)
-
-
 @frozen(repr=False, cache_hash=True)
 class Tile:
     """A tile value: ``op`` applied to ``args`` (other tiles) with ``attrs``, of ``type``."""
 
     op: str
-    args: tuple = field(converter=_args)
+    args: tuple = field(converter=tuple)
     attrs: Any = field(converter=freeze_attrs)
     type: TileType
     loc: Optional[Loc] = field(default=None, eq=False)
@@ -198,8 +197,8 @@ class Region:
     ``region_arg`` placeholder tiles, in the dialect's order: element then accumulator of
     each operand) and the tiles it yields (expressions over them)."""
 
-    args: tuple = field(converter=_args)
-    yields: tuple = field(converter=_args)
+    args: tuple = field(converter=tuple)
+    yields: tuple = field(converter=tuple)
 
 
 # ----------------------------------------------------------------------------- constants
@@ -207,6 +206,11 @@ class Region:
 
 def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
     """A tile of ``shape`` holding ``value`` everywhere, in ``fmt``."""
+    return _constant(value, fmt, shape, None)
+
+
+def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
+    # ``loc``: the user's location when the caller has it already (else looked up here)
     ttype = TileType(tuple(shape), fmt)
     if fmt.is_int and isinstance(value, float) and not value.is_integer():
         raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
@@ -214,7 +218,7 @@ def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
         lo, hi = (0, 1) if fmt.bits == 1 else (-(1 << (fmt.bits - 1)), (1 << fmt.bits) - 1)
         if not lo <= int(value) <= hi:
             raise refuse("constant", f"{value!r} does not fit {fmt} (from {lo} to {hi})")
-    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, user_loc())
+    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc())
 
 
 def _format_for_number(value: Number, like: Optional[Tile]) -> Format:
@@ -228,11 +232,16 @@ def _format_for_number(value: Number, like: Optional[Tile]) -> Format:
 def as_tile(value, like: Optional[Tile] = None, op: str = "operand") -> Tile:
     """``value`` as a tile: a Tile as it is, a Python number as a rank-0 constant in the
     format of ``like`` (a weak type, as JAX treats Python scalars)."""
+    return _as_tile(value, like, op, None)
+
+
+def _as_tile(value, like: Optional[Tile], op: str, loc: Optional[Loc]) -> Tile:
+    # ``loc``: the user's location when the caller has it already
     if isinstance(value, Tile):
         return value
     if isinstance(value, (bool, int, float)):
-        return constant(value, _format_for_number(value, like))
-    raise refuse(op, f"expected a tile or a number, got {type(value).__name__} {value!r}")
+        return _constant(value, _format_for_number(value, like), (), loc)
+    raise refuse(op, f"expected a tile or a number, got {type(value).__name__} {value!r}", loc)
 
 
 # ----------------------------------------------------------------------------- element-wise
@@ -257,8 +266,6 @@ def _widen_to(t: Tile, shape: tuple, op: str) -> Tile:
 
 
 def _is_splat(t: Tile) -> bool:
-    from tileir.numerics import element_bytes
-
     value: Dense = t.attrs["value"]
     if value.type.element.name == "i1":
         return len(value.data) == 1 and value.data[0] in (0, 0xFF)
@@ -292,8 +299,9 @@ def binary(kind: str, lhs, rhs, **attrs_) -> Tile:
     """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
     if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
         raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
-    lhs = as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind)
-    rhs = as_tile(rhs, lhs, kind)
+    loc = user_loc()  # one look for the op and the constant a number becomes
+    lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
+    rhs = _as_tile(rhs, lhs, kind, loc)
     fmt = lhs.format
     if isinstance(fmt, PointerType):
         raise refuse(kind, f"{lhs.type} holds pointers; use offset() for pointer arithmetic")
@@ -307,23 +315,20 @@ def binary(kind: str, lhs, rhs, **attrs_) -> Tile:
     lhs, rhs = widen_pair(op, lhs, rhs)
     if kind == "floordiv":
         attrs_["rounding"] = "negative_inf"
-    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, user_loc())
+    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
 
 
 def drop_defaults(op: str, attrs_: dict) -> dict:
     """``attrs_`` without the values equal to ``op``'s declared defaults (and without None):
     one spelling per op, so equal expressions are equal tiles."""
-    from tileir.signatures import SIGNATURES
-
-    sig = SIGNATURES.get(op)
-    defaults = {} if sig is None else {a: d for a, _k, d in sig.attrs}
+    if not attrs_:
+        return attrs_
+    defaults = attr_defaults(op)
     return {k: v for k, v in attrs_.items()
             if v is not None and not (k in defaults and defaults[k] == v)}
 
 
 def _arith_format(op: str, t: TileType) -> None:
-    from tileir.attr_rules import check_arith_format
-
     try:
         check_arith_format(op, t.element)
     except RuleError as err:
@@ -356,15 +361,14 @@ def compare(predicate: str, lhs, rhs, ordering: str = "ordered", signed: bool = 
     (integers) choose how values compare."""
     if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
         raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
-    lhs = as_tile(lhs, rhs if isinstance(rhs, Tile) else None)
-    rhs = as_tile(rhs, lhs)
+    loc = user_loc()  # one look for the op and the constant a number becomes
+    lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, "operand", loc)
+    rhs = _as_tile(rhs, lhs, "operand", loc)
     if isinstance(lhs.format, PointerType):
         raise refuse("cmpi", f"{lhs.type} holds pointers; compare ptr_to_int() of them")
     op = "cmpf" if lhs.format.is_float else "cmpi"
     _same_format(op, lhs, rhs)
     _arith_format(op, lhs.type)
-    from tileir.dialect import ENUMS
-
     if predicate not in ENUMS["comparison_predicate"]:
         raise refuse(op, f"predicate {predicate!r} is not one of "
                      f"{', '.join(ENUMS['comparison_predicate'])}", user_loc())
@@ -376,7 +380,7 @@ def compare(predicate: str, lhs, rhs, ordering: str = "ordered", signed: bool = 
         attrs_["comparison_ordering"] = ordering
     else:
         attrs_["signedness"] = "signed" if signed else "unsigned"
-    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), user_loc())
+    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
 
 
 def reduce_dim(x: Tile, dim: int) -> int:

@@ -140,6 +140,9 @@ def _shape_text(shape: tuple[Optional[int], ...]) -> str:
 
 
 def _tuple_of_ints(value) -> tuple:
+    # hot (every type made): a tuple or list without None converts in C
+    if (type(value) is tuple or type(value) is list) and None not in value:
+        return tuple(map(int, value))
     return tuple(None if v is None else int(v) for v in value)
 
 

@@ -16,6 +16,7 @@ entry's name: per-op helper names have no place in the format).
 from __future__ import annotations
 
 import os
+import struct
 from typing import Callable, Optional
 
 from tileir.errors import EncodeError
@@ -26,6 +27,28 @@ from tileir.encode.wire import Sink, Source
 __all__ = ["DebugWriter", "DebugReader"]
 
 _CU, _FILE, _BLOCK, _LOC, _SUBPROGRAM, _CALLSITE = 1, 2, 3, 4, 5, 6
+_U64 = (1 << 64) - 1
+_UNSET = object()  # no location seen yet
+
+
+def _leb128(values: tuple) -> bytes:
+    """Varints of ``values`` (ints in 0 .. 2^64-1) back to back, as Sink.varint writes them."""
+    if max(values) < 0x80:
+        return bytes(values)
+    out = bytearray()
+    for v in values:
+        if v < 0x80:
+            out.append(v)
+            continue
+        if v < 0x4000:
+            out.append((v & 0x7F) | 0x80)
+            out.append(v >> 7)
+            continue
+        while v >= 0x80:
+            out.append((v & 0x7F) | 0x80)
+            v >>= 7
+        out.append(v)
+    return bytes(out)
 
 
 class DebugWriter:
@@ -35,9 +58,31 @@ class DebugWriter:
         self.pools = pools
         self.entries: list[bytes] = []
         self._ids: dict[bytes, int] = {}
+        # (tag, *fields) -> index, for fields that are all exact ints (their bytes are then
+        # determined by the tuple, and were checked when first written)
+        self._by_fields: dict[tuple, int] = {}
         self.rows: list[list[int]] = []
 
     def _attr(self, tag: int, *fields: int) -> int:
+        for f in fields:
+            if type(f) is not int:
+                return self._attr_bytes(tag, fields)
+        return self._intern(tag, fields)
+
+    def _intern(self, tag: int, fields: tuple) -> int:
+        # fields: one or more exact ints
+        key = (tag, *fields)
+        found = self._by_fields.get(key)
+        if found is not None:
+            return found
+        if min(fields) < 0 or max(key) > _U64:
+            found = self._attr_bytes(tag, fields)  # raises the fault
+        else:
+            found = self._add(_leb128(key))
+        self._by_fields[key] = found
+        return found
+
+    def _attr_bytes(self, tag: int, fields: tuple) -> int:
         s = Sink()
         s.varint(tag)
         for f in fields:
@@ -45,11 +90,14 @@ class DebugWriter:
                 raise EncodeError(f"debug info field {f} is negative (lines and columns "
                                   "start at 0)")
             s.varint(f)
-        key = bytes(s.buf)
-        if key not in self._ids:
+        return self._add(bytes(s.buf))
+
+    def _add(self, key: bytes) -> int:
+        found = self._ids.get(key)
+        if found is None:
             self.entries.append(key)
-            self._ids[key] = len(self.entries)  # 1-based: 0 means unknown
-        return self._ids[key]
+            found = self._ids[key] = len(self.entries)  # 1-based: 0 means unknown
+        return found
 
     def function(self, name: str, loc: Optional[Loc], op_locs: list[Optional[Loc]]) -> int:
         """Add a row for function ``name``; answers the function table's ``loc`` field."""
@@ -63,12 +111,39 @@ class DebugWriter:
         sub = self._attr(_SUBPROGRAM, file, anchor.line, string(name), string(name), unit,
                          anchor.line)
 
-        def at(x: Optional[Loc]) -> int:
+        # the index of each location: by the Loc object (ops made from one instruction share
+        # theirs; every Loc here stays alive meanwhile, so ids are stable), then by its fields
+        by_object: dict[int, int] = {}
+        seen: dict[tuple, int] = {}  # (file, line, column) -> index, for int lines and columns
+        row = []
+        last, found = _UNSET, 0
+        for x in (anchor, *op_locs):
+            if x is last:  # ops made from one instruction come one after another
+                row.append(found)
+                continue
+            last = x
             if x is None:
-                return 0
-            return self._attr(_LOC, sub, string(x.file), x.line, x.column)
-
-        self.rows.append([at(anchor)] + [at(x) for x in op_locs])
+                found = 0
+                row.append(0)
+                continue
+            found = by_object.get(id(x))
+            if found is None:
+                line, column = x.line, x.column
+                if type(line) is not int or type(column) is not int:
+                    found = self._attr(_LOC, sub, string(x.file), line, column)
+                else:
+                    key = (x.file, line, column)
+                    found = seen.get(key)
+                    if found is None:
+                        if line < 0 or column < 0 or line > _U64 or column > _U64:
+                            found = self._attr(_LOC, sub, string(x.file), line, column)
+                        else:  # (sub and the string index are non-negative ints too)
+                            found = self._add(_leb128((_LOC, sub, string(x.file), line,
+                                                       column)))
+                        seen[key] = found
+                by_object[id(x)] = found
+            row.append(found)
+        self.rows.append(row)
         return len(self.rows)
 
     def payload(self) -> Optional[bytes]:
@@ -77,15 +152,15 @@ class DebugWriter:
         s = Sink()
         s.varint(len(self.rows))
         s.pad_to(4)
-        at = 0
+        starts, at = [], 0
         for row in self.rows:
-            s.word(at, 4)
+            starts.append(at & 0xFFFFFFFF)
             at += len(row)
+        s.raw(struct.pack(f"<{len(starts)}I", *starts))
         s.varint(at)
         s.pad_to(8)
-        for row in self.rows:
-            for index in row:
-                s.word(index, 8)
+        for row in self.rows:  # indices count up from 1: each fits its 8-byte word
+            s.raw(struct.pack(f"<{len(row)}Q", *row))
         write_table(s, self.entries, 4)
         return bytes(s.buf)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from tileir.dialect import ENUMS, version_text
+from tileir.dialect import ENUMS, VERSIONS, version_text
 from tileir.errors import EncodeError
-from tileir.module import Block, Dense, Loc, Op, Scalar, Value
+from tileir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, Scalar, Value, attrs_dict
 from tileir.signatures import operand_groups
 from tileir.encode.attrcodec import write_hints, write_tagged
 from tileir.encode.optable import (OP_CODECS, PREDICATES, TERMINATORS, VALUE_TYPES, OpCodec,
@@ -23,6 +23,105 @@ from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 
 __all__ = ["WriteScope", "write_ops", "check_block"]
+
+
+def _default_bytes(kind: str, default) -> Optional[bytes]:
+    """The bytes of an attribute left at its default, when they depend on nothing else (no
+    pool, no operand group); None when they must be worked out per op."""
+    if default is None or not (kind.startswith("enum:") or kind in ("bool", "int", "i32[]")):
+        return None
+    s = Sink()
+    try:
+        _write_plain_attr(s, kind, default)
+    except (ValueError, TypeError, OverflowError, KeyError):
+        return None  # the writer raises its own error for it, op by op
+    return bytes(s.buf)
+
+
+class _Plan:
+    """What ``_write_op`` needs of one codec, worked out once from the constant OP_CODECS."""
+
+    __slots__ = ("codec", "attr_names", "attrs", "want_results", "kinds", "ones", "n_fixed",
+                 "n_variable", "flag_groups", "group_since", "bool_array_at",
+                 "opcode", "lean", "by_version", "star", "good_segments")
+
+    def __init__(self, codec: OpCodec) -> None:
+        self.codec = codec
+        self.attr_names = frozenset(a[0] for a in codec.attrs)
+        # (name, kind, default, optional, since, bytes of the default or None)
+        self.attrs = tuple((*a, _default_bytes(a[1], a[2])) for a in codec.attrs)
+        self.want_results = (codec.fixed_results if codec.fixed_results is not None
+                             else codec.counted_results)
+        self.kinds = tuple(kind for _, kind in codec.groups)
+        self.ones = (1,) * len(self.kinds)
+        self.n_variable = sum(1 for k in self.kinds if k != "1")
+        self.n_fixed = len(self.kinds) - self.n_variable
+        position = {name: i for i, (name, _) in enumerate(codec.groups)}
+        # per flag: the position of the operand group it marks, or None (an attribute)
+        self.flag_groups = tuple(position.get(flag) for flag in codec.flags)
+        # (position, version) of the operand groups newer than their op
+        self.group_since = tuple(sorted((position[g], since) for g, since in codec.operand_since
+                                        if since > codec.since))
+        # the group whose values a bool[] attribute has one entry each for
+        self.bool_array_at = position.get(codec.bool_array_group)
+        s = Sink()
+        s.varint(codec.opcode)
+        self.opcode = bytes(s.buf)
+        # "lean" ops skip most checks of _write_op: no regions, operands in one run of groups
+        # (at most one of them variable), no flags or attributes that depend on the operands,
+        # nothing in them newer than the op
+        self.lean = (not codec.regions and codec.last_result_since is None
+                     and codec.operand_layout != "grouped" and not codec.operand_since
+                     and all(g is None for g in self.flag_groups)
+                     and all(a[1] != "bool[]" for a in codec.attrs))
+        self.by_version = {v: self.facts(v) for v in VERSIONS}
+        self.star = "*" in self.kinds  # the variable group (if any) takes any number
+        # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
+        # tuple equal to one of them (True for 1 ...) splits the operands the same way
+        self.good_segments: set = set()
+
+    def facts(self, v: tuple[int, int]) -> tuple:
+        """At version ``v``: (the op is lean and exists, the flags varint is written, the
+        attribute bytes of an op that sets none or None)."""
+        codec = self.codec
+        return (self.lean and codec.since <= v,
+                codec.flags_since is not None and v >= codec.flags_since,
+                self._defaults_blob(v))
+
+    def _defaults_blob(self, v: tuple[int, int]) -> Optional[bytes]:
+        # the attribute bytes of an op that sets none, when they depend on nothing but the
+        # version (None: they are worked out attribute by attribute)
+        blob = b""
+        for _attr, kind, default, optional, since, default_bytes in self.attrs:
+            if since > v or kind == "unit" or (optional and default is None):
+                continue
+            if default_bytes is None:
+                return None
+            blob += default_bytes
+        return blob
+
+    def sizes(self, op: Op) -> Optional[tuple]:
+        """How many operands each group takes, when ``op``'s operands split cleanly (what
+        ``_groups`` would accept, in consecutive runs); None sends the op to ``_groups``."""
+        n = len(op.operands)
+        counts = op.segments
+        if counts is None:
+            if not self.n_variable:
+                return self.ones if n == len(self.kinds) else None
+            rest = n - self.n_fixed
+            if self.n_variable > 1 or rest < 0:
+                return None
+            counts = tuple(1 if k == "1" else rest for k in self.kinds)
+        elif len(counts) != len(self.kinds) or sum(counts) != n:
+            return None
+        elif counts in self.good_segments:  # checked before (with the same int types)
+            return counts
+        for k, c in zip(self.kinds, counts):
+            if type(c) is not int or c < 0 or (k == "1" and c != 1) or (k == "?" and c > 1):
+                return None
+        if len(self.good_segments) < 64:
+            self.good_segments.add(counts)
+        return counts
 
 
 class WriteScope:
@@ -73,16 +172,19 @@ def write_ops(s: Sink, ops, scope: WriteScope) -> None:
 
 def _write_block(s: Sink, block: Block, scope: WriteScope, op: Op) -> None:
     check_block(block, scope, op)
-    mark, before = scope.next, set(scope.index)
+    index = scope.index
+    mark, before = scope.next, len(index)
     s.varint(len(block.args))
     for arg in block.args:
         s.varint(scope.pools.type(arg.type))
         scope.define(arg, op)
     s.varint(len(block.ops))
     write_ops(s, block.ops, scope)
-    for vid in set(scope.index) - before:
-        del scope.index[vid]
-    scope.next = mark  # the bytecode forgets a block's values when it closes
+    # the bytecode forgets a block's values when it closes: they are the entries added last
+    # (a value is never defined twice, and inner blocks take theirs back out)
+    while len(index) > before:
+        index.popitem()
+    scope.next = mark
 
 
 def check_block(block: Block, scope: WriteScope, op: Optional[Op],
@@ -115,77 +217,99 @@ def _groups(op: Op, codec: OpCodec, scope: WriteScope) -> dict[str, tuple]:
     return groups
 
 
-def _flag_present(name: str, op: Op, groups: dict) -> bool:
-    # a flag marks an optional operand group that is there, or an attribute set / true
-    return bool(groups[name]) if name in groups else bool(op.attrs.get(name))
-
-
 def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
-    codec = OP_CODECS.get(op.name)
-    if codec is None:
-        raise scope.fail(f"`{op.name}` is not a body op of the dialect", op)
+    # Hot (every op of every file): the checks and the bytes of the rules in OP_CODECS, with
+    # what depends only on the op's codec (and the version) looked up in its _Plan.
+    name = op.name
+    plan = _PLANS.get(name)
+    if plan is None:
+        raise scope.fail(f"`{name}` is not a body op of the dialect", op)
+    codec = plan.codec
     v, pools = scope.version, scope.pools
-    if codec.since > v:
-        raise scope.fail(f"needs bytecode {version_text(codec.since)}, the file is "
-                         f"{version_text(v)}", op)
+    operands, results = op.operands, op.results
+    attrs = op.attrs
+    # the attributes as a read-only dict (a PMap lookup costs a few Python calls), or None
+    attrs = None if attrs is EMPTY_ATTRS else attrs_dict(attrs) or None
+    want = plan.want_results
+    sizes = chunks = None  # operands per group (and the groups' operands), where needed
+    lean, flags_on, blob = plan.by_version.get(v) or plan.facts(v)
+    if lean:
+        # a lean op passes every check below unless one of these fails (then the checks
+        # below name the fault)
+        rest = len(operands) - plan.n_fixed
+        lean = (op.segments is None and not op.regions
+                and ((rest >= 0 and (plan.star or rest <= 1)) if plan.n_variable
+                     else rest == 0)
+                and (want is None or len(results) == want)
+                and (attrs is None or plan.attr_names.issuperset(attrs)))
+    written = results
+    if not lean:
+        if codec.since > v:
+            raise scope.fail(f"needs bytecode {version_text(codec.since)}, the file is "
+                             f"{version_text(v)}", op)
+        if codec.last_result_since is not None and v < codec.last_result_since:
+            written = results[:-1]
+        if want is not None and len(results) != want:
+            raise scope.fail(f"has {len(results)} results, the dialect gives it {want}", op)
+        if len(op.regions) != codec.regions:
+            raise scope.fail(f"has {len(op.regions)} regions, the dialect gives it "
+                             f"{codec.regions}", op)
+        if attrs:
+            unknown = attrs.keys() - plan.attr_names
+            if unknown:
+                raise scope.fail(f"has no attribute {sorted(unknown)[0]!r}", op)
+        sizes = plan.sizes(op)
+        if sizes is None:  # _groups names the fault, or splits the operands its own way
+            groups = _groups(op, codec, scope)
+            chunks = [groups[g] for g, _ in codec.groups]
+            sizes = [len(c) for c in chunks]
     scope.locs.append(op.loc)
-    written = op.results
-    if codec.last_result_since is not None and v < codec.last_result_since:
-        written = op.results[:-1]
-    want = codec.fixed_results if codec.fixed_results is not None else codec.counted_results
-    if want is not None and len(op.results) != want:
-        raise scope.fail(f"has {len(op.results)} results, the dialect gives it {want}", op)
-    if len(op.regions) != codec.regions:
-        raise scope.fail(f"has {len(op.regions)} regions, the dialect gives it {codec.regions}",
-                         op)
-    unknown = set(op.attrs) - {a[0] for a in codec.attrs}
-    if unknown:
-        raise scope.fail(f"has no attribute {sorted(unknown)[0]!r}", op)
-    groups = _groups(op, codec, scope)
 
-    s.varint(codec.opcode)
+    # one-byte varints are appended in place (the common case); s.varint writes the rest
+    buf = s.buf
+    buf += plan.opcode
     if codec.fixed_results is None:
         s.varint(len(written))
+    type_index = pools.type
     for r in written:
-        s.varint(pools.type(r.type))
+        i = type_index(r.type)
+        if i < 0x80:
+            buf.append(i)
+        else:
+            s.varint(i)
 
-    if codec.flags_since is not None and v >= codec.flags_since:
+    if flags_on:
+        # a flag marks an optional operand group that is there, or an attribute set / true
         bits = 0
-        for i, name in enumerate(codec.flags):
-            if _flag_present(name, op, groups):
-                bits |= 1 << i
+        if attrs is not None or not lean:
+            for i, (flag, group) in enumerate(zip(codec.flags, plan.flag_groups)):
+                if sizes[group] if group is not None else attrs and attrs.get(flag):
+                    bits |= 1 << i
         s.varint(bits)
-    for name, kind, default, optional, since in codec.attrs:
-        value = op.attrs.get(name, default)
-        if since > v:
-            if not is_default(kind, value, default):
-                raise scope.fail(f"attribute {name} = {value!r} needs bytecode "
-                                 f"{version_text(since)}", op)
-            continue
-        if kind == "unit" or (optional and value is None):
-            continue
-        if value is None:
-            raise scope.fail(f"attribute {name!r} is required", op)
-        if kind == "bool[]" and not value:
-            value = (False,) * len(groups[codec.bool_array_group])
-        _write_attr(s, kind, name, value, op, scope)
-
-    for name, kind in codec.groups:
-        vals = groups[name]
-        if vals and codec.group_since(name) > v:
-            raise scope.fail(f"operand {name} needs bytecode "
-                             f"{version_text(codec.group_since(name))}", op)
-    if codec.operand_layout == "grouped":
-        for name, kind in codec.groups:
-            if kind == "*":
-                s.varint(len(groups[name]))
-            for val in groups[name]:
-                s.varint(scope.ref(val, op))
+    if blob is not None and not attrs:
+        buf += blob
     else:
+        _write_attrs(s, op, scope, plan, attrs, sizes)
+
+    for group, since in plan.group_since:
+        if sizes[group] and since > v:
+            raise scope.fail(f"operand {codec.groups[group][0]} needs bytecode "
+                             f"{version_text(since)}", op)
+    if codec.operand_layout == "grouped":  # group by group, a count before each variadic one
+        if chunks is None:  # consecutive runs of the operands
+            chunks, at = [], 0
+            for n in sizes:
+                chunks.append(operands[at:at + n])
+                at += n
+        for kind, chunk in zip(plan.kinds, chunks):
+            if kind == "*":
+                s.varint(len(chunk))
+            _write_refs(s, chunk, scope, op)
+    else:  # all in one run, after their total count where a group is variable
         if codec.operand_layout == "counted":
-            s.varint(len(op.operands))
-        for val in op.operands:
-            s.varint(scope.ref(val, op))
+            s.varint(len(operands))
+        _write_refs(s, operands, scope, op)
+    index = scope.index
 
     if codec.regions:
         s.varint(len(op.regions))
@@ -193,20 +317,64 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
             s.varint(1)
             _write_block(s, block, scope, op)
     for r in written:
-        scope.define(r, op)
+        if r.id in index or not isinstance(r.type, VALUE_TYPES):
+            scope.define(r, op)  # raises the fault
+        else:
+            index[r.id] = (scope.next, r)
+            scope.next += 1
+
+
+def _write_refs(s: Sink, values: tuple, scope: WriteScope, op: Op) -> None:
+    """The bytecode indices of operand ``values`` (``scope.ref`` names a fault)."""
+    buf, index = s.buf, scope.index
+    for val in values:
+        found = index.get(val.id)
+        if found is None or (found[1] is not val and found[1] != val):
+            s.varint(scope.ref(val, op))  # raises the fault
+        elif found[0] < 0x80:
+            buf.append(found[0])
+        else:
+            s.varint(found[0])
+
+
+def _write_attrs(s: Sink, op: Op, scope: WriteScope, plan: _Plan, attrs: Optional[dict],
+                 sizes) -> None:
+    """The attributes, in declaration order (``attrs``: the op's, as a dict, or None)."""
+    v = scope.version
+    buf = s.buf
+    for attr, kind, default, optional, since, default_bytes in plan.attrs:
+        if attrs and attr in attrs:
+            value = attrs[attr]
+        else:
+            # absent: the default, which a version without the attribute also holds
+            if since > v or kind == "unit" or (optional and default is None):
+                continue
+            if default_bytes is not None:
+                buf += default_bytes
+                continue
+            value = default
+        if since > v:
+            if not is_default(kind, value, default):
+                raise scope.fail(f"attribute {attr} = {value!r} needs bytecode "
+                                 f"{version_text(since)}", op)
+            continue
+        if kind == "unit" or (optional and value is None):
+            continue
+        if value is None:
+            raise scope.fail(f"attribute {attr!r} is required", op)
+        if kind == "bool[]" and not value:  # one False per value of its operand group
+            n = sizes[plan.bool_array_at]
+            s.varint(n)
+            buf += bytes(n)
+            continue
+        _write_attr(s, kind, attr, value, op, scope)
 
 
 def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope) -> None:
     pools = scope.pools
     try:
-        if kind.startswith("enum:"):
-            s.varint(ENUMS[kind[5:]].index(value))
-        elif kind == "bool":
-            s.byte(int(bool(value)))
-        elif kind == "int":
-            s.varint(int(value))
-        elif kind == "i32[]":
-            s.ints(tuple(value), 4)
+        if kind.startswith("enum:") or kind in ("bool", "int", "i32[]"):
+            _write_plain_attr(s, kind, value)
         elif kind == "bool[]":
             s.varint(len(value))
             for b in value:
@@ -215,7 +383,8 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
             s.varint(pools.string(str(value)))
         elif kind == "dense":
             result = op.results[0].type
-            if not isinstance(value, Dense) or value.type != result:
+            if not isinstance(value, Dense) or (value.type is not result
+                                                and value.type != result):
                 raise scope.fail(f"value {value!r} is not a dense constant of {result}", op)
             fault = dense_fault(value.type, value.data)
             if fault:
@@ -230,10 +399,45 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
         elif kind == "predicate":
             if type(value).__name__ not in PREDICATES:
                 raise scope.fail(f"{value!r} is not an assume predicate", op)
-            write_tagged(s, value, pools)
+            # a predicate's bytes need no pool: kept per predicate object (a memo keyed by
+            # identity; the entry keeps the object alive, so its id names no other meanwhile)
+            known = _PREDICATE_BYTES.get(id(value))
+            if known is not None and known[0] is value:
+                s.buf += known[1]
+            else:
+                tagged = Sink()
+                write_tagged(tagged, value, pools)
+                if len(_PREDICATE_BYTES) >= 1024:
+                    _PREDICATE_BYTES.clear()
+                _PREDICATE_BYTES[id(value)] = (value, bytes(tagged.buf))
+                s.buf += tagged.buf
         elif kind == "hints":
             write_hints(s, value, pools)
         else:  # pragma: no cover - the signatures list no other kind
             raise scope.fail(f"attribute kind {kind} has no encoding", op)
     except (ValueError, TypeError, OverflowError, AttributeError) as e:
         raise scope.fail(f"attribute {name} = {value!r} cannot be written: {e}", op) from None
+
+
+def _write_plain_attr(s: Sink, kind: str, value) -> None:
+    """An attribute of kind ``enum:E``, ``bool``, ``int`` or ``i32[]`` (no pool involved)."""
+    if kind.startswith("enum:"):
+        try:
+            index = _ENUM_INDEX[kind[5:]].get(value)
+        except TypeError:  # unhashable: tuple.index says why
+            index = None
+        s.varint(ENUMS[kind[5:]].index(value) if index is None else index)
+    elif kind == "bool":
+        s.byte(int(bool(value)))
+    elif kind == "int":
+        s.varint(int(value))
+    else:
+        s.ints(tuple(value), 4)
+
+
+_PREDICATE_BYTES: dict = {}  # id(predicate) -> (predicate, its tagged bytes)
+# enum -> {spelling: index of its first occurrence} (what tuple.index answers)
+_ENUM_INDEX = {name: {v: i for i, v in reversed(list(enumerate(values)))}
+               for name, values in ENUMS.items()}
+# op name -> its _Plan: derived once from the constant OP_CODECS
+_PLANS = {name: _Plan(codec) for name, codec in OP_CODECS.items()}

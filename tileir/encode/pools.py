@@ -14,6 +14,9 @@ index and name the offset of a bad one.
 
 from __future__ import annotations
 
+import struct
+from itertools import accumulate
+
 from tileir.encode.typecodec import TypeReader, TypeTable
 from tileir.encode.wire import Sink, Source
 
@@ -35,10 +38,11 @@ class _Interner:
         self._ids: dict[bytes, int] = {}
 
     def __call__(self, key: bytes) -> int:
-        if key not in self._ids:
-            self._ids[key] = len(self.entries)
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = len(self.entries)
             self.entries.append(key)
-        return self._ids[key]
+        return found
 
 
 class Pools:
@@ -49,6 +53,11 @@ class Pools:
         self.types = TypeTable(version)
         self._strings = _Interner()
         self._constants = _Interner()
+        #: ``type(t)``: the Type table index of ``t`` (its ``index`` itself: one call less per
+        #: type written)
+        self.type = self.types.index
+        self._string_ids: dict[str, int] = {}  # text -> index (to_bytes is one-to-one)
+        self._constant_ids: dict[bytes, int] = {}  # data -> index (one entry per data)
 
     @property
     def strings(self) -> list[bytes]:
@@ -59,28 +68,45 @@ class Pools:
         return self._constants.entries
 
     def string(self, text: str) -> int:
-        return self._strings(to_bytes(text))
-
-    def type(self, t) -> int:
-        return self.types.index(t)
+        found = self._string_ids.get(text)
+        if found is None:
+            found = self._string_ids[text] = self._strings(to_bytes(text))
+        return found
 
     def constant(self, data: bytes) -> int:
-        s = Sink()
-        s.varint(len(data))
-        s.raw(data)
-        return self._constants(bytes(s.buf))
+        found = self._constant_ids.get(data) if type(data) is bytes else None
+        if found is None:
+            s = Sink()
+            s.varint(len(data))
+            s.raw(data)
+            found = self._constants(bytes(s.buf))
+            if type(data) is bytes:
+                self._constant_ids[data] = found
+        return found
 
 
 def write_table(s: Sink, entries: list[bytes], width: int) -> None:
     """Count, pad to ``width``, one ``width``-byte start offset per entry, the entries."""
     s.varint(len(entries))
     s.pad_to(width)
-    at = 0
-    for e in entries:
-        s.word(at, width)
-        at += len(e)
-    for e in entries:
-        s.raw(e)
+    mask = (1 << (8 * width)) - 1
+    sizes = list(map(len, entries))
+    if sum(sizes) <= mask:  # every start offset fits its word (no wrapping)
+        offsets = [0, *accumulate(sizes[:-1])] if sizes else []
+    else:
+        offsets, at = [], 0
+        for n in sizes:
+            offsets.append(at & mask)
+            at += n
+    code = _WORD_CODES.get(width)
+    if code is not None:
+        s.raw(struct.pack(f"<{len(offsets)}{code}", *offsets))
+    else:
+        s.raw(b"".join([o.to_bytes(width, "little") for o in offsets]))
+    s.raw(b"".join(entries))
+
+
+_WORD_CODES = {1: "B", 2: "H", 4: "I", 8: "Q"}  # struct codes of unsigned words by width
 
 
 def read_table(src: Source, width: int) -> tuple[bytes, list[int], int]:

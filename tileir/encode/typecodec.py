@@ -52,6 +52,11 @@ def _padding_code(padding) -> int:
     return PADDING_VALUES.index(padding)
 
 
+# (element's entry index, shape) -> the entry of a tile type: a memo of a pure function of
+# those ints (a tile's entry does not depend on the version); shapes are tuples of exact ints
+_TILE_ENTRIES: dict = {}
+
+
 class TypeTable:
     """Interns types for one file of ``version``: ``index(t)`` is its entry number."""
 
@@ -62,23 +67,42 @@ class TypeTable:
         self._memo: dict[object, int] = {}
 
     def index(self, t) -> int:
-        if t in self._memo:
-            return self._memo[t]
-        if type_since(t) > self.version:
-            raise EncodeError(f"type {t} needs bytecode {version_text(type_since(t))}, "
-                              f"the file is {version_text(self.version)}")
-        s = Sink()
-        self._payload(t, s)
-        key = bytes(s.buf)
-        if key not in self._ids:
-            self._ids[key] = len(self.entries)
+        found = self._memo.get(t)
+        if found is not None:
+            return found
+        if type(t) is TileType:  # the most common entry (always 13.1): its bytes by a memo
+            element = self.index(t.element)
+            shape = t.shape
+            key = _TILE_ENTRIES.get((element, shape))
+            if key is None:
+                s = Sink()
+                self._payload(t, s)
+                key = bytes(s.buf)
+                if len(_TILE_ENTRIES) >= 4096:
+                    _TILE_ENTRIES.clear()
+                _TILE_ENTRIES[(element, shape)] = key
+        else:
+            if type_since(t) > self.version:
+                raise EncodeError(f"type {t} needs bytecode {version_text(type_since(t))}, "
+                                  f"the file is {version_text(self.version)}")
+            s = Sink()
+            self._payload(t, s)
+            key = bytes(s.buf)
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = len(self.entries)
             self.entries.append(key)
-        self._memo[t] = self._ids[key]
-        return self._ids[key]
+        self._memo[t] = found
+        return found
 
     def _payload(self, t, s: Sink) -> None:
         v = self.version
-        if isinstance(t, Format):
+        if isinstance(t, TileType):  # the most common type first
+            element = self.index(t.element)
+            s.buf.append(_TILE)
+            s.varint(element)
+            s.ints(t.shape, 8)
+        elif isinstance(t, Format):
             s.varint(FORMAT_TAG[t.name])
         elif isinstance(t, TokenType):
             s.varint(_TOKEN)
@@ -88,11 +112,6 @@ class TypeTable:
             if v >= _V4:
                 s.varint(0)  # no ptr_attr
             s.varint(pointee)
-        elif isinstance(t, TileType):
-            element = self.index(t.element)
-            s.varint(_TILE)
-            s.varint(element)
-            s.ints(t.shape, 8)
         elif isinstance(t, TensorViewType):
             element = self.index(t.element)
             s.varint(_TVIEW)

@@ -27,8 +27,8 @@ from tileir.dialect import version_text
 from tileir.errors import EncodeError
 from tileir.module import Block, Function, Module, Op, Scalar
 from tileir.signatures import operand_groups
-from tileir.types import (GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
-                          TensorViewType, TileType)
+from tileir.types import (FORMATS, GatherScatterViewType, PartitionViewType, PointerType,
+                          StridedViewType, TensorViewType, TileType)
 from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, is_default
 from tileir.encode.typecodec import type_since
 
@@ -68,11 +68,26 @@ def _type_parts(t) -> Iterator:
         yield from _type_parts(t.tensor_view)
 
 
+def _new_parts(t) -> tuple:
+    """``(part, since)`` of each part of type ``t`` newer than 13.1 (memoized per type)."""
+    found = _NEW_PARTS.get(t)
+    if found is None:
+        found = tuple((part, since) for part in _type_parts(t)
+                      if (since := type_since(part)) > V1)
+        if len(_NEW_PARTS) >= 4096:  # stays bounded in a long process
+            _NEW_PARTS.clear()
+        _NEW_PARTS[t] = found
+    return found
+
+
+# type -> _new_parts(type): a memo keyed by immutable, structurally compared type values
+# (equal types have equal parts), so an entry never goes stale
+_NEW_PARTS: dict = {}
+
+
 def _type_needs(t, context: str, **where) -> Iterator[Need]:
-    for part in _type_parts(t):
-        since = type_since(part)
-        if since > V1:
-            yield Need(f"type {part} ({context})", since, **where)
+    for part, since in _new_parts(t):
+        yield Need(f"type {part} ({context})", since, **where)
 
 
 def _used_ids(block: Block) -> set[int]:
@@ -91,8 +106,9 @@ def _op_needs(op: Op, fn: Function, used: set[int]) -> Iterator[Need]:
         return  # the writer names an unknown op
     if codec.since > V1:
         yield Need(f"op `{op.name}`", codec.since, **where)
+    attrs = op.attrs
     for name, kind, default, _optional, since in codec.attrs:
-        value = op.attrs.get(name, default)
+        value = attrs[name] if attrs and name in attrs else default
         if since > codec.since and not is_default(kind, value, default):
             yield Need(f"attribute {name} = {value!r} of `{op.name}`", since, **where)
         if isinstance(value, str) and (kind[5:], value) in ENUM_VALUE_SINCE:
@@ -153,8 +169,26 @@ def required_version(module: Module) -> tuple[int, int]:
     return max((n.version for n in needs(module)), default=V1)
 
 
+def _latest_need() -> tuple[int, int]:
+    """The newest version any Need can name: the newest of every table ``needs`` reads
+    (``type_since`` answers a format's ``since``, 13.3 for the newer views, or 13.1)."""
+    codecs = OP_CODECS.values()
+    return max([V3, *(f.since for f in FORMATS), *(c.since for c in codecs),
+                *(a[4] for c in codecs for a in c.attrs),
+                *(since for c in codecs for _, since in c.operand_since),
+                *(c.last_result_since for c in codecs if c.last_result_since is not None),
+                *ENUM_VALUE_SINCE.values()])
+
+
+#: Every Need's version is at most this: a file of this version (13.4) holds any module, so
+#: ``check_version`` need not walk the module for it.
+LATEST_NEED = _latest_need()
+
+
 def check_version(module: Module, version: tuple[int, int]) -> None:
     """Raise an EncodeError naming the first thing ``module`` uses that ``version`` lacks."""
+    if version >= LATEST_NEED:
+        return  # nothing can need more (see LATEST_NEED)
     missing = [n for n in needs(module) if n.version > version]
     if not missing:
         return

@@ -62,6 +62,9 @@ class Sink:
         self.buf.extend(data)
 
     def varint(self, value: int) -> None:
+        if 0 <= value < 0x80:  # most varints (indices, counts, tags) take one byte
+            self.buf.append(value)
+            return
         if value < 0 or value > _U64:
             raise ValueError(f"varint {value} is outside 0 .. 2^64-1")
         while value >= 0x80:
@@ -77,9 +80,13 @@ class Sink:
 
     def ints(self, values, width: int) -> None:
         """A count, then each value as a signed little-endian word of ``width`` bytes."""
-        self.varint(len(values))
+        buf = self.buf
+        if len(values) < 0x80:
+            buf.append(len(values))
+        else:
+            self.varint(len(values))
         for v in values:
-            self.buf.extend(int(v).to_bytes(width, "little", signed=True))
+            buf += int(v).to_bytes(width, "little", signed=True)
 
     def pad_to(self, alignment: int, base: int = 0) -> None:
         """Pad with 0xCB until ``base + len`` is a multiple of ``alignment``."""

@@ -20,11 +20,13 @@ from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
 from tileir.encode.pools import Pools, write_table
 from tileir.encode.versions import check_version, required_version
-from tileir.encode.wire import MAGIC, SECTION, Sink
+from tileir.encode.wire import MAGIC, PAD, SECTION, Sink
 
 __all__ = ["encode", "resolve_version"]
 
 _ENTRY, _HAS_HINTS = 0x02, 0x04
+# "13.4" -> (13, 4) for the canonical spellings (any other string goes through parse_version)
+_BY_TEXT = {version_text(v): v for v in VERSIONS}
 _VISIBILITY = ("public", "private")
 
 
@@ -33,6 +35,9 @@ def resolve_version(module: Module, version) -> tuple[int, int]:
     if version is None:
         return required_version(module)
     if isinstance(version, str):
+        known = _BY_TEXT.get(version)
+        if known is not None:
+            return known
         try:
             return parse_version(version)
         except ValueError as e:
@@ -60,7 +65,8 @@ def encode(module: Module, version: Union[tuple[int, int], str, None] = None, *,
     structure (a value used out of scope, a block without a terminator ...).
     """
     v = resolve_version(module, version)
-    check_version(module, v)
+    if version is not None:  # the version the module requires holds it by definition
+        check_version(module, v)
     pools = Pools(v)
     debug = DebugWriter(pools) if debug_info else None
 
@@ -106,12 +112,16 @@ def _table(entries: list[bytes], width: int) -> bytes:
 
 def _section(out: Sink, name: str, payload: bytes, alignment: int) -> None:
     aligned = alignment > 1
-    out.byte(SECTION[name] | (0x80 if aligned else 0))
+    buf = out.buf
+    buf.append(SECTION[name] | (0x80 if aligned else 0))
     out.varint(len(payload))
     if aligned:
         out.varint(alignment)
-        out.pad_to(alignment)
-    out.raw(payload)
+        buf += _PADDING[:-len(buf) % alignment]  # 0xCB until the payload is aligned
+    buf += payload
+
+
+_PADDING = bytes([PAD]) * 64  # more than any section alignment needs
 
 
 def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> None:

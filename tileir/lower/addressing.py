@@ -12,6 +12,8 @@ sit in the block of its users) and shared within it.
 
 from __future__ import annotations
 
+from pyrsistent import pmap
+
 from tileir.errors import LoweringError
 from tileir.markers import DYN_DIM, Cells
 from tileir.module import DivBy, Value
@@ -22,6 +24,10 @@ from tileir.types import (I32, GatherScatterViewType, PartitionViewType, Strided
                           TensorViewType, TileType)
 
 __all__ = ["Addressing"]
+
+
+#: the attributes of the alignment promise on a parameter's pointer (one shared constant map)
+_ALIGNED = pmap({"predicate": DivBy(16)})
 
 
 def _i32(n: int) -> Tile:
@@ -39,7 +45,7 @@ class Addressing:
             return found
         p = self.program.params[index]
         ptr = self.params[index]
-        (base,) = self.emit("assume", (ptr,), [ptr.type], {"predicate": DivBy(16)}, loc=loc)
+        (base,) = self.emit("assume", (ptr,), [ptr.type], _ALIGNED, loc=loc)
         shape, dyn_shape = [], []
         for d, e in enumerate(cells.extent):
             if e is DYN_DIM:

@@ -37,9 +37,11 @@ from tileir.errors import LoweringError
 from tileir.lower.addressing import Addressing
 from tileir.lower.memory_instrs import MemoryInstrs
 from tileir.markers import DYN_DIM
-from tileir.module import Block, Function, Loc, Module, Op, Scalar, Value
+from tileir.module import (EMPTY_ATTRS, Block, Function, Loc, Module, Op, Scalar, Value,
+                           attrs_dict)
 from tileir.numerics import scalar_bits
 from tileir.program import MEMORY_INSTRS, Assert, Exit, For, If, Loop, Print, Program
+from tileir.signatures import attr_defaults
 from tileir.tile import Tile
 from tileir.types import I32, TOKEN, PointerType, TileType
 
@@ -47,10 +49,23 @@ __all__ = ["lower", "entry_param_types", "dyn_extents"]
 
 # attributes a Tile carries for the recorder, not for the op
 _RECORDER_ATTRS = {"combiner", "identity", "region", "global", "param", "cells"}
+# tile ops the lowering treats apart (the recorder's own, and ops with recorder attributes)
+_RECORDER_OPS = frozenset({"param", "ptr_param", "block_id", "num_blocks", "get_tensor_shape",
+                           "get_index_space_shape", "result", "reduce", "scan", "get_global"})
 _COMBINERS = {
     ("max", True): "maxf", ("min", True): "minf", ("sum", True): "addf", ("prod", True): "mulf",
     ("max", False): "maxi", ("min", False): "mini", ("sum", False): "addi", ("prod", False): "muli",
 }
+
+
+def _without_defaults(name: str, attrs: dict) -> dict:
+    """``attrs`` less the entries equal to op ``name``'s declared defaults (what ``Op`` drops)."""
+    defaults = attr_defaults(name)
+    return {k: v for k, v in attrs.items() if not (k in defaults and defaults[k] == v)}
+
+
+# instruction class -> the name of its handler method (a memo of a pure function of the class)
+_HANDLERS: dict = {}
 
 
 def dyn_extents(params) -> tuple:
@@ -64,13 +79,17 @@ def dyn_extents(params) -> tuple:
 
 def entry_param_types(params) -> tuple:
     """The entry's parameter types, by the calling convention."""
+    return _entry_types(params, dyn_extents(params))
+
+
+def _entry_types(params, extents: tuple) -> tuple:
     types = []
     for p in params:
         if p.role == "Scalar":
             types.append(TileType((), p.format))
         else:
             types.append(TileType((), PointerType(p.format)))
-    types.extend(TileType((), I32) for _ in dyn_extents(params))
+    types.extend(TileType((), I32) for _ in extents)
     return tuple(types)
 
 
@@ -101,11 +120,11 @@ class _Lowering(Addressing, MemoryInstrs):
         self.token: Optional[Value] = None
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict = {}
-        types = entry_param_types(program.params)
+        extents = dyn_extents(program.params)
+        types = _entry_types(program.params, extents)
         self.params = tuple(self.fresh(t) for t in types)
         n = len(program.params)
-        self.extent_values = {key: self.params[n + i]
-                              for i, key in enumerate(dyn_extents(program.params))}
+        self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
         self.block_ids: tuple = ()
 
     # -- plumbing ----------------------------------------------------------------------
@@ -116,16 +135,27 @@ class _Lowering(Addressing, MemoryInstrs):
 
     def emit(self, name: str, operands=(), result_types=(), attrs=None, regions=(),
              segments=None, loc: Optional[Loc] = None) -> tuple:
-        results = tuple(self.fresh(t) for t in result_types)
-        self.blocks[-1].append(Op(name, tuple(operands), results, attrs or {}, tuple(regions),
+        n = self.next_id
+        if len(result_types) == 1:
+            results = (Value(n, result_types[0]),)
+        else:
+            results = tuple([Value(n + i, t) for i, t in enumerate(result_types)])
+        self.next_id = n + len(results)
+        if type(attrs) is dict and attrs:
+            # drop the defaults here, on the plain dict, so Op freezes one map (not two)
+            attrs = _without_defaults(name, attrs)
+        self.blocks[-1].append(Op(name, tuple(operands), results,
+                                  EMPTY_ATTRS if attrs is None else attrs, tuple(regions),
                                   segments, loc))
         return results
 
     def lookup(self, key, innermost_only: bool = False):
-        scopes = self.scopes[-1:] if innermost_only else reversed(self.scopes)
-        for scope in scopes:
-            if key in scope:
-                return scope[key]
+        if innermost_only:
+            return self.scopes[-1].get(key)
+        for scope in reversed(self.scopes):
+            found = scope.get(key)
+            if found is not None:
+                return found
         return None
 
     def bind(self, key, value) -> None:
@@ -141,7 +171,7 @@ class _Lowering(Addressing, MemoryInstrs):
 
     # -- pure expressions ----------------------------------------------------------------
     def value(self, t: Tile) -> Value:
-        found = self.lookup(("var", t.attrs["id"]) if t.op == "var" else t)
+        found = self.lookup(("var", attrs_dict(t.attrs)["id"]) if t.op == "var" else t)
         if found is not None:
             return found
         if t.op == "var":
@@ -159,31 +189,39 @@ class _Lowering(Addressing, MemoryInstrs):
         return v
 
     def _emit_tile(self, t: Tile) -> Value:
+        if t.op not in _RECORDER_OPS:  # a dialect op, emitted as it is
+            return self._emit_plain(t)
+        attrs = attrs_dict(t.attrs)
         if t.op == "param" or t.op == "ptr_param":
-            return self.params[t.attrs["index"]]
+            return self.params[attrs["index"]]
         if t.op == "block_id":
-            return self.block_ids[t.attrs["axis"]]
+            return self.block_ids[attrs["axis"]]
         if t.op == "num_blocks":
             key = ("num_blocks",)
             found = self.lookup(key)
             if found is None:
                 found = self.emit("get_num_tile_blocks", (), [TileType((), I32)] * 3, loc=t.loc)
                 self.bind(key, found)
-            return found[t.attrs["axis"]]
+            return found[attrs["axis"]]
         if t.op in ("get_tensor_shape", "get_index_space_shape"):
-            return self.shape_query(t)[t.attrs["dim"]]
+            return self.shape_query(t)[attrs["dim"]]
         if t.op == "result":
             (node,) = t.args
             self.value(node)
-            return self.lookup(("results", node))[t.attrs["index"]]
-        if t.op == "reduce" and "combiner" in t.attrs:
+            return self.lookup(("results", node))[attrs["index"]]
+        if t.op == "reduce" and "combiner" in attrs:
             return self._emit_reduce(t)
         if t.op in ("reduce", "scan"):
             return self._emit_region(t)
         if t.op == "get_global":
             self._global(t)
+        return self._emit_plain(t)
+
+    def _emit_plain(self, t: Tile) -> Value:
         operands = [self.value(a) for a in t.args]
-        attrs = {k: v for k, v in t.attrs.items() if k not in _RECORDER_ATTRS}
+        attrs = t.attrs
+        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(attrs_dict(attrs)):
+            attrs = {k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS}
         (result,) = self.emit(t.op, operands, [t.type], attrs, loc=t.loc)
         return result
 
@@ -196,19 +234,20 @@ class _Lowering(Addressing, MemoryInstrs):
 
     def _emit_reduce(self, t: Tile) -> Value:
         (src,) = t.args
+        attrs = attrs_dict(t.attrs)
         operand = self.value(src)
         fmt = src.format
         scalar = TileType((), fmt)
-        combiner = _COMBINERS[(t.attrs["combiner"], fmt.is_float)]
+        combiner = _COMBINERS[(attrs["combiner"], fmt.is_float)]
         a, b = self.fresh(scalar), self.fresh(scalar)
         self.open_block({})
-        attrs = {"signedness": "signed"} if combiner in ("maxi", "mini") else {}
-        (c,) = self.emit(combiner, (a, b), [scalar], attrs, loc=t.loc)
+        signed = {"signedness": "signed"} if combiner in ("maxi", "mini") else {}
+        (c,) = self.emit(combiner, (a, b), [scalar], signed, loc=t.loc)
         self.emit("yield", (c,), loc=t.loc)
         region = Block((a, b), self.close_block())
-        identity = Scalar(fmt, scalar_bits(fmt, t.attrs["identity"]))
+        identity = Scalar(fmt, scalar_bits(fmt, attrs["identity"]))
         (result,) = self.emit("reduce", (operand,), [t.type],
-                              {"dim": t.attrs["dim"], "identities": (identity,)}, [region],
+                              {"dim": attrs["dim"], "identities": (identity,)}, [region],
                               loc=t.loc)
         return result
 
@@ -234,8 +273,11 @@ class _Lowering(Addressing, MemoryInstrs):
 
     # -- instructions --------------------------------------------------------------------
     def instr(self, ins) -> None:
-        handler = getattr(self, "_" + type(ins).__name__.lower())
-        handler(ins)
+        kind = type(ins)
+        name = _HANDLERS.get(kind)
+        if name is None:
+            name = _HANDLERS[kind] = "_" + kind.__name__.lower()
+        getattr(self, name)(ins)
 
     def _loop_region(self, args: list, bindings: dict, body, carry_token: bool, tail) -> Block:
         """A loop's region: ``body`` lowered with the token threaded, then ``tail()``."""
