@@ -132,7 +132,8 @@ def _scalar_bits(fmt: Format, value) -> int:
         v = float(value)
         if math.isnan(v):
             return 0xFF
-        return min(range(255), key=lambda b: abs(table[b] - v))
+        # nearest, ties to the even code (the one whose last mantissa bit is 0)
+        return min(range(255), key=lambda b: (abs(table[b] - v), b & 1))
     raw = _narrow_float([value], fmt).tobytes()
     return int.from_bytes(raw, "little")
 
