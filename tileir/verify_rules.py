@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from tileir.attr_rules import ftof_roundings
 from tileir.dialect import BODY_OPS
 from tileir.signatures import SIGNATURES, attr_of
 from tileir.types import F32, I1, Format, PointerType, TileType
@@ -212,32 +213,11 @@ def _convert(src_kind: str, dst_kind: str, rule_extra=None):
     return rule
 
 
-# (min exponent, max exponent, precision) as LLVM's fltSemantics have them
-_RANGE = {"f16": (-14, 15, 11), "bf16": (-126, 127, 8), "f32": (-126, 127, 24),
-          "tf32": (-126, 127, 11), "f64": (-1022, 1023, 53), "f8E4M3FN": (-6, 8, 4),
-          "f8E5M2": (-14, 15, 3), "f8E8M0FNU": (-127, 127, 1), "f4E2M1FN": (0, 2, 2),
-          "fnv8E5M3FNU": (-14, 16, 4)}
-_ALL_ROUNDINGS = ("nearest_even", "zero", "negative_inf", "positive_inf", "nearest_away")
-
-
-def _ftof_roundings(src: Format, dst: Format) -> tuple[str, ...]:
-    """The roundings tileirdisasm 13.4.92 accepts for ftof src -> dst (probed pair by pair)."""
-    if dst.name == "f8E8M0FNU":
-        return ("zero", "positive_inf")
-    if dst.name in ("f8E4M3FN", "f8E5M2", "f4E2M1FN", "fnv8E5M3FNU"):
-        return ("nearest_even",)
-    (lo, hi, p), (lo2, hi2, p2) = _RANGE[src.name], _RANGE[dst.name]
-    if lo >= lo2 and hi <= hi2 and p <= p2:  # every value fits: any rounding is exact
-        return _ALL_ROUNDINGS
-    extra = {("f32", "tf32"): ("nearest_away",), ("f64", "f32"): ("negative_inf", "positive_inf")}
-    return ("nearest_even", "zero") + extra.get((src.name, dst.name), ())
-
-
 def _ftof_extra(c, op, src: Format, dst: Format):
     if src == dst:
         c.fail(f"converting {src} to {dst} is a no-op")
     r = attr_of(op, "rounding")
-    allowed = _ftof_roundings(src, dst)
+    allowed = ftof_roundings(src, dst)  # one table, shared with the recorder
     if r not in allowed:
         c.fail(f"rounding<{r}> is not allowed for ftof {src} -> {dst} ({', '.join(allowed)})")
 
