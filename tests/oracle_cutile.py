@@ -35,6 +35,9 @@ from tileir.signatures import SIGNATURES, attr_of, operand_groups
 from tileir.types import (Format, GatherScatterViewType, PartitionViewType, PointerType,
                           StridedViewType, TensorViewType, TileType, TokenType)
 
+# cuTile spells 13.4's only pointer attribute `Default`; tileir spells it as the text does
+_PTR_ATTR = {None: PtrAttr.Missing, "none": PtrAttr.Default}
+
 __all__ = ["oracle_bytes", "oracle_text", "WRITERS"]
 
 _VERSIONS = {"13.1": bc.BytecodeVersion.V_13_1, "13.2": bc.BytecodeVersion.V_13_2,
@@ -159,7 +162,7 @@ class _Ctx:
         if isinstance(t, Format):
             return tt.simple(_SIMPLE[t.name])
         if isinstance(t, PointerType):
-            return tt.pointer(self.ty(t.pointee), PtrAttr.Missing)
+            return tt.pointer(self.ty(t.pointee), _PTR_ATTR[t.attr])
         if isinstance(t, TileType):
             return tt.tile(self.ty(t.element), t.shape)
         if isinstance(t, TokenType):
@@ -167,7 +170,8 @@ class _Ctx:
         if isinstance(t, TensorViewType):
             dyn = bc.DYNAMIC_SHAPE
             return tt.tensor_view(self.ty(t.element), [dyn if d is None else d for d in t.shape],
-                                  [dyn if s is None else s for s in t.strides], PtrAttr.Missing)
+                                  [dyn if s is None else s for s in t.strides],
+                                  _PTR_ATTR[t.ptr_attr])
         if isinstance(t, PartitionViewType):
             return tt.partition_view(t.tile_shape, self.ty(t.tensor_view), t.dim_map,
                                      _PADDING[t.padding])

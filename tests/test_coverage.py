@@ -87,7 +87,26 @@ def test_evidence_comes_from_the_kernels_given():
     by_name = {(r.section, r.name): r for r in only_vadd}
     assert by_name[("opcodes", "addf")].evidence == ("cov_vadd",)
     assert by_name[("opcodes", "scan")].status == "missing"
-    assert by_name[("attributes", "ptr_attr.none")].status == "impossible"
+    assert by_name[("attributes", "ptr_attr.none")].status == "missing"
+
+
+def test_a_written_reason_marks_a_row_impossible(monkeypatch):
+    import tileir.coverage as cov
+
+    monkeypatch.setitem(cov.IMPOSSIBLE, ("opcodes", "scan"), "a reason " * 6)
+    by_name = {(r.section, r.name): r for r in rows({"cov_vadd": uses(_vadd().module)})}
+    assert by_name[("opcodes", "scan")].status == "impossible"
+    assert by_name[("opcodes", "addf")].status == "covered"
+
+
+def test_ptr_attr_is_found_on_pointers_and_tensor_views():
+    def body(a, out):
+        yield store_cell(out, (yield load_cell(a)))
+
+    g = cells([256], [128])
+    with_attr = trace("cov_attr", body, In(F64, g, ptr_attr="none"), Out(F64, g))
+    assert "ptr_attr.none" in uses(with_attr.module)["attributes"]
+    assert "ptr_attr.none" not in uses(_vadd().module)["attributes"]
 
 
 def test_cli_prints_the_table(capsys):
@@ -100,9 +119,12 @@ def test_cli_prints_the_table(capsys):
     assert "opcodes 102/102 body + 3/3 structural; type tags 24/24" in out
 
 
-def test_cli_missing_only_shows_the_impossible_row(capsys):
+def test_cli_missing_shows_no_row_and_full_totals(capsys):
     from tileir.cli.main import main
 
     assert main(["coverage", "--missing"]) == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if not ln.startswith("==")]
-    assert [ln.split()[1] for ln in lines[:-1]] == ["ptr_attr.none"]
+    assert lines[:-1] == []
+    n = len(ATTRIBUTE_VALUES)
+    assert lines[-1].startswith(f"opcodes 102/102 body + 3/3 structural; type tags 24/24; "
+                                f"attribute values {n}/{n};")

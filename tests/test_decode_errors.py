@@ -280,3 +280,47 @@ def test_mutating_a_real_file_never_raises_anything_else():
                 decode(data)
             except DecodeError as e:
                 assert "offset" in str(e)
+
+
+# ----------------------------------------------------------------------------- ptr_attr (13.4)
+
+
+def _with_pointer_param(pointer: bytes) -> bytes:
+    # types 5: the pointer given, 6: tile<it>, 7: (tile<it>) -> ()
+    return bytecode(func=_func(RETURN, sig=7),
+                    types=TYPES + [pointer, b"\x0d\x05\x00", b"\x10\x01\x06\x00"])
+
+
+def test_a_pointer_with_ptr_attr_none_decodes():
+    from tileir.types import I32, PointerType, TileType
+
+    module = decode(_with_pointer_param(b"\x0c\x01\x00\x00"))  # flags 1, i32, attr 0
+    assert module.functions[0].params[0].type == TileType((), PointerType(I32, "none"))
+    plain = decode(_with_pointer_param(b"\x0c\x00\x00"))
+    assert plain.functions[0].params[0].type == TileType((), PointerType(I32))
+
+
+@pytest.mark.parametrize("pointer,words", [
+    (b"\x0c\x01\x00\x01", "ptr_attr value 1 is not one of the 1 13.4 defines"),
+    (b"\x0c\x03\x00\x00", "pointer type flags 0x3 set bits other than bit 0"),
+    (b"\x0c\x01\x00", "past the end|truncated|ends"),
+])
+def test_bad_ptr_attrs_are_refused(pointer, words):
+    refused(_with_pointer_param(pointer), words)
+
+
+def test_a_tensor_view_ptr_attr_decodes_and_bad_ones_are_refused():
+    import re
+
+    from tileir.encode.samples import ptr_attr_family
+    from tileir.types import F32, TensorViewType
+
+    data = encode(ptr_attr_family((13, 4)), (13, 4))
+    views = {op.results[0].type for op in decode(data).functions[0].body.ops
+             if op.name == "make_tensor_view"}
+    assert TensorViewType(F32, (), (), "none") in views
+    # the rank-0 view's entry: tag 14, flags 1, element, no dims, no strides, ptr_attr 0
+    found = list(re.finditer(rb"\x0e\x01.\x00\x00\x00", data, re.S))
+    assert len(found) == 1
+    at = found[0].end() - 1
+    refused(data[:at] + b"\x04" + data[at + 1:], "ptr_attr value 4")

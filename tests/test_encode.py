@@ -22,8 +22,8 @@ from tileir.errors import EncodeError
 from tileir.module import Block, Dense, Function, Global, Loc, Module, Op, Value, walk
 from tileir.numerics import dense_of
 from tileir.real import tileiras
-from tileir.types import (F8E8M0FNU, F16, F32, FNV8E5M3FNU, F4E2M1FN, I4, I8, I32, I1, TF32, TOKEN,
-                          PartitionViewType, PointerType, TensorViewType, TileType)
+from tileir.types import (F8E8M0FNU, F16, F32, FNV8E5M3FNU, F4E2M1FN, I4, I8, I32, I1, I64, TF32,
+                          TOKEN, PartitionViewType, PointerType, TensorViewType, TileType)
 
 needs_tools = pytest.mark.skipif(not tileiras.available(), reason="tileiras is not installed")
 S32, S1 = TileType((), I32), TileType((), I1)
@@ -143,6 +143,9 @@ VERSION_CASES = {
     "saturating": ((13, 4), lambda b, at: b.op("ftoi", [_const(b, T16)], [TileType((16,), I32)],
                                                saturating=True, loc=at)),
     "true inbounds": ((13, 4), lambda b, at: _inbounds(b, at)),
+    "ptr_attr": ((13, 4), lambda b, at: b.op("int_to_ptr", [_const(b, TileType((4,), I64), 0)],
+                                             [TileType((4,), PointerType(F32, "none"))],
+                                             loc=at)),
 }
 
 

@@ -4,11 +4,12 @@ and the user's line), and its attribute rules checked against the Module checker
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pytest
 
-from tileir import (BF16, F8E4M3FN, F8E8M0FNU, F16, F32, F64, FREE_AXIS, I4, I8, I32, In,
+from tileir import (BF16, F8E4M3FN, F8E8M0FNU, F16, F32, F64, FREE_AXIS, I4, I8, I32, I64, In,
                     LoweringError, Out, RecordingError, Shared, add, address, assume_bounded,
                     assume_div_by, assume_same_elements, atomic, atomic_cell, bitcast, block_id,
                     break_, cells, continue_, convert, div, exp, extent, extract, fma, for_range,
@@ -83,6 +84,8 @@ PURE = [
     ("int_to_ptr of i32", lambda x: int_to_ptr(convert(x, I32), F32), "int_to_ptr",
      "i64 tiles"),
     ("ptr_to_int of numbers", lambda x: ptr_to_int(x), "ptr_to_int", "tile of pointers"),
+    ("int_to_ptr ptr_attr", lambda x: int_to_ptr(convert(x, I64), F32, ptr_attr="restrict"),
+     "int_to_ptr", "ptr_attr must be None or one of ('none',)"),
     ("fast_acc on ints", lambda x: mma(full((16, 16), 1, I8), full((16, 16), 1, I8), 0,
                                        fast_acc=True), "mmai", "fast_acc is for float"),
     ("signed on floats", lambda x: mma(full((16, 16), 1.0, F16), full((16, 16), 1.0, F16), 0.0,
@@ -330,3 +333,29 @@ def test_float_roundings_and_ftz_agree_with_the_checker(op):
             y = Value(1, c.results[0].type)
             theirs = _verdict_of_verify([c, Op(op, c.results * arity, (y,), attrs)])
             assert ours == theirs, (op, str(fmt), r, ftz, ours)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: In(F32, G, ptr_attr="restrict"), "ptr_attr must be one of ('none',)"),
+    (lambda: Shared(F32, ptr_attr=1), "ptr_attr must be one of ('none',)"),
+    (lambda: __import__("tileir").Scalar(F32, ptr_attr="none"), "a value has no pointer"),
+])
+def test_markers_refuse_a_ptr_attr_they_cannot_carry(make, words):
+    with pytest.raises(TypeError, match=re.escape(words)):
+        make()
+
+
+def test_ptr_to_ptr_keeps_adds_or_drops_the_ptr_attr():
+    from tileir import ptr_to_ptr
+    from tileir.types import PointerType
+
+    seen = {}
+
+    def body(a, out):
+        p = address(a)
+        seen["same"] = ptr_to_ptr(p, I32).format
+        seen["dropped"] = ptr_to_ptr(p, I32, ptr_attr=None).format
+        yield store_cell(out, (yield load_cell(a)))
+
+    trace("k", body, In(F32, G, ptr_attr="none"), Out(F32, G))
+    assert seen == {"same": PointerType(I32, "none"), "dropped": PointerType(I32)}

@@ -494,6 +494,26 @@ def tensor_view_strides(bad):
                                          segments=(1, 0, 0)))
 
 
+def tensor_view_keeps_ptr_attr(bad):
+    base = T((), PointerType(F32, "none"))
+    tv_t = TensorViewType(F32, (64,), (1,), None if bad else "none")
+    return _module([base], lambda b: b.op("make_tensor_view", [b.params[0]], [tv_t],
+                                          segments=(1, 0, 0)))
+
+
+def tensor_view_gains_no_ptr_attr(bad):
+    tv_t = TensorViewType(F32, (64,), (1,), "none" if bad else None)
+    return _module([PTR], lambda b: b.op("make_tensor_view", [b.params[0]], [tv_t],
+                                         segments=(1, 0, 0)))
+
+
+def offset_keeps_ptr_attr(bad):
+    def build(b):
+        off = _c(b, S_I32, 1)
+        b.op("offset", [b.params[0], off], [T((), PointerType(F32, None if bad else "none"))])
+    return _module([T((), PointerType(F32, "none"))], build)
+
+
 def offset_not_i4(bad):
     def build(b):
         ptrs = _pointers_of(b, T((4,), PointerType(F32)))
@@ -592,6 +612,14 @@ FAMILIES = {
     "bitcast_narrow": (bitcast_narrow, r"bitcast keeps shape and bit width", True),
     "tensor_view_strides": (tensor_view_strides, r"a static stride must be positive, not 0",
                             True),
+    "tensor_view_keeps_ptr_attr": (tensor_view_keeps_ptr_attr,
+                                   r"the base pointer's ptr_attr \(none\) and the view's \(None\) "
+                                   r"differ", True),
+    "tensor_view_gains_no_ptr_attr": (tensor_view_gains_no_ptr_attr,
+                                      r"the base pointer's ptr_attr \(None\) and the view's "
+                                      r"\(none\) differ", True),
+    "offset_keeps_ptr_attr": (offset_keeps_ptr_attr, r"expected \(tile<ptr<f32, <none>>>\)",
+                              True),
     "offset_not_i4": (offset_not_i4, r"offsets must be a tile of i1, i8, i16, i32 or i64, "
                       r"got tile<4xi4>", True),
 }

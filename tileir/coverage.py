@@ -19,13 +19,14 @@ Rows:
   element formats, ``ptr``, ``tile``, ``tensor_view``, ``partition_view``,
   ``strided_view``, ``gather_scatter_view``, ``token`` and ``function``.
 * ``attributes``: the attribute values a kernel can choose, counted as: each value of each
-  enum of :data:`tileir.dialect.ENUMS` (47), ``ptr_attr`` ``none`` (13.4: the only value
-  tileiras accepts), each UnitAttr (flush_to_zero, propagate_nan, fast_acc, unsigned_cmp,
-  saturating, alloca's global, a global's constant), the two values of scan's ``reverse``,
-  ``inbounds`` true, the assume predicates (div_by, div_by every/along, same_elements,
-  bounded), each optimization-hint key (num_cta_in_cga, num_worker_warps_per_cta, occupancy
-  on entries; allow_tma and latency on views; latency on pointer accesses) and the two
-  kinds of hint target (``default`` and a named ``sm_XX``).
+  enum of :data:`tileir.dialect.ENUMS` (47), each ``ptr_attr`` value of
+  :data:`tileir.types.PTR_ATTRS` (13.4: ``none``, the only one tileiras accepts), each
+  UnitAttr (flush_to_zero, propagate_nan, fast_acc, unsigned_cmp, saturating, alloca's
+  global, a global's constant), the two values of scan's ``reverse``, ``inbounds`` true,
+  the assume predicates (div_by, div_by every/along, same_elements, bounded), each
+  optimization-hint key (num_cta_in_cga, num_worker_warps_per_cta, occupancy on entries;
+  allow_tma and latency on views; latency on pointer accesses) and the two kinds of hint
+  target (``default`` and a named ``sm_XX``).
 
 A row nothing can cover here carries a written reason (:data:`IMPOSSIBLE`); a row with
 neither evidence nor a reason is a gap, and ``tests/test_coverage.py`` fails naming it.
@@ -41,8 +42,9 @@ import attrs
 from tileir.dialect import ENUMS, OPS, STRUCTURAL_OPS
 from tileir.module import Bounded, Dense, DivBy, Hints, Module, SameElements, Scalar, walk
 from tileir.signatures import SIGNATURES, attr_of
-from tileir.types import (FORMATS, Format, FunctionType, GatherScatterViewType, PartitionViewType,
-                          PointerType, StridedViewType, TensorViewType, TileType, TokenType)
+from tileir.types import (FORMATS, PTR_ATTRS, Format, FunctionType, GatherScatterViewType,
+                          PartitionViewType, PointerType, StridedViewType, TensorViewType,
+                          TileType, TokenType)
 
 __all__ = ["Row", "rows", "uses", "coverage", "IMPOSSIBLE", "TYPE_TAGS", "ATTRIBUTE_VALUES",
            "STRUCTURAL", "totals"]
@@ -61,7 +63,7 @@ _HINT_KEYS = ("entry.num_cta_in_cga", "entry.num_worker_warps_per_cta", "entry.o
 
 def _attribute_values() -> tuple:
     out = [f"{enum}.{value}" for enum, values in ENUMS.items() for value in values]
-    out.append("ptr_attr.none")
+    out += [f"ptr_attr.{value}" for value in PTR_ATTRS]
     out += [f"unit.{name}" for name, _ in _UNITS] + ["unit.global.constant"]
     out += ["scan.reverse.false", "scan.reverse.true", "inbounds.true"]
     out += ["assume.div_by", "assume.div_by_every_along", "assume.same_elements",
@@ -73,13 +75,9 @@ def _attribute_values() -> tuple:
 #: Every attribute value a row is kept for (see the module docstring for how they count).
 ATTRIBUTE_VALUES: tuple = _attribute_values()
 
-#: Rows that cannot be covered here, with the reason.
-IMPOSSIBLE: dict = {
-    ("attributes", "ptr_attr.none"):
-        "tileir's pointer and tensor-view types carry no ptr_attr (a 13.4 addition whose only "
-        "value tileiras 13.4.92 accepts is `none`, which is what its absence means); the "
-        "encoder never writes the flag, so no Module can show it",
-}
+#: Rows that cannot be covered here, with the reason (none today; kept so that a row a
+#: future dialect adds and tileir cannot reach says why instead of failing blank).
+IMPOSSIBLE: dict = {}
 
 
 #: How each structural op (never an instruction in a body) is covered.
@@ -114,41 +112,39 @@ class Row:
 # ----------------------------------------------------------------------------- walking
 
 
-def _type_tags(t, out: set) -> None:
-    """Add the tag of ``t`` and of every type inside it."""
-    if isinstance(t, Format):
-        out.add(t.name)
-    elif isinstance(t, PointerType):
-        out.add("ptr")
-        _type_tags(t.pointee, out)
-    elif isinstance(t, TileType):
-        out.add("tile")
-        _type_tags(t.element, out)
-    elif isinstance(t, TensorViewType):
-        out.add("tensor_view")
-        _type_tags(t.element, out)
-    elif isinstance(t, PartitionViewType):
-        out.add("partition_view")
-        _type_tags(t.tensor_view, out)
-    elif isinstance(t, StridedViewType):
-        out.add("strided_view")
-        _type_tags(t.tensor_view, out)
-    elif isinstance(t, GatherScatterViewType):
-        out.add("gather_scatter_view")
-        _type_tags(t.tensor_view, out)
-    elif isinstance(t, TokenType):
-        out.add("token")
+def _types_within(t) -> Iterable:
+    """``t`` and every type inside it (a tile's element, a pointer's pointee, a view's tensor
+    view, a function's inputs and results)."""
+    yield t
+    if isinstance(t, PointerType):
+        yield from _types_within(t.pointee)
+    elif isinstance(t, (TileType, TensorViewType)):
+        yield from _types_within(t.element)
+    elif isinstance(t, (PartitionViewType, StridedViewType, GatherScatterViewType)):
+        yield from _types_within(t.tensor_view)
     elif isinstance(t, FunctionType):
-        out.add("function")
         for x in t.inputs + t.results:
-            _type_tags(x, out)
+            yield from _types_within(x)
 
 
-def _view_padding(t, out: set) -> None:
-    pad = getattr(t, "padding", None)
-    if pad is not None and isinstance(t, (PartitionViewType, StridedViewType,
-                                          GatherScatterViewType)):
-        out.add(f"padding_value.{pad}")
+_TAG_OF_KIND = {PointerType: "ptr", TileType: "tile", TensorViewType: "tensor_view",
+                PartitionViewType: "partition_view", StridedViewType: "strided_view",
+                GatherScatterViewType: "gather_scatter_view", TokenType: "token",
+                FunctionType: "function"}
+
+
+def _type_uses(t, tags: set, attributes: set) -> None:
+    """Add the tag of ``t`` and of every type inside it to ``tags``, and the attribute
+    values those types carry (a view's padding, a pointer's or tensor view's ptr_attr) to
+    ``attributes``."""
+    for part in _types_within(t):
+        tags.add(part.name if isinstance(part, Format) else _TAG_OF_KIND[type(part)])
+        pad = getattr(part, "padding", None)
+        if pad is not None:
+            attributes.add(f"padding_value.{pad}")
+        attr = part.attr if isinstance(part, PointerType) else getattr(part, "ptr_attr", None)
+        if attr is not None:
+            attributes.add(f"ptr_attr.{attr}")
 
 
 def _hints(h: Optional[Hints], kind: str, out: set) -> None:
@@ -195,29 +191,28 @@ def uses(module: Module) -> dict:
     ops, types, attributes = {"module"}, set(), set()
     for g in module.globals:
         ops.add("global")
-        _type_tags(g.value.type, types)
+        _type_uses(g.value.type, types, attributes)
         attributes.add(f"symbol_visibility.{g.visibility}")
         if g.constant:
             attributes.add("unit.global.constant")
     for fn in module.functions:
         ops.add("entry")
-        _type_tags(fn.type, types)
+        _type_uses(fn.type, types, attributes)
         _hints(fn.hints, "entry", attributes)
         for op in walk(fn.body):
             ops.add(op.name)
             _op_attributes(op, attributes)
             for v in op.results:
-                _type_tags(v.type, types)
-                _view_padding(v.type, attributes)
+                _type_uses(v.type, types, attributes)
             for region in op.regions:
                 for arg in region.args:
-                    _type_tags(arg.type, types)
+                    _type_uses(arg.type, types, attributes)
             for value in op.attrs.values():
                 if isinstance(value, Dense):
-                    _type_tags(value.type, types)
+                    _type_uses(value.type, types, attributes)
                 elif isinstance(value, tuple) and value and isinstance(value[0], Scalar):
                     for s in value:
-                        _type_tags(s.format, types)
+                        _type_uses(s.format, types, attributes)
     return {"opcodes": ops, "types": types, "attributes": attributes}
 
 

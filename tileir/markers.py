@@ -20,7 +20,7 @@ from typing import Optional, Sequence, Union
 
 import attrs
 
-from tileir.types import PADDING_VALUES, F64, Format
+from tileir.types import PADDING_VALUES, PTR_ATTRS, F64, Format, PointerType
 
 __all__ = [
     "FREE_AXIS", "DYN_DIM", "Cells", "cells", "Marker", "In", "Out", "Shared", "Scalar",
@@ -144,9 +144,16 @@ def cells(extent: Sequence[_Extent], tile: Sequence[int], along: Optional[Sequen
 
 @attrs.frozen(repr=False)
 class Marker:
-    """Base of the parameter markers."""
+    """Base of the parameter markers.
+
+    ``ptr_attr`` (buffers only, keyword) gives the buffer's pointer 13.4's pointer attribute:
+    ``In(F32, cells([256], [128]), ptr_attr="none")`` makes the parameter a
+    ``tile<ptr<f32, <none>>>`` and its tensor views carry ``#cuda_tile.ptr_attr<none>``; the
+    kernel then needs bytecode 13.4.
+    """
 
     format: Format
+    ptr_attr: Optional[str] = attrs.field(default=None, kw_only=True)
 
     role = "?"
 
@@ -159,7 +166,9 @@ class Marker:
 
     def __repr__(self) -> str:
         c = self.cells
-        return f"{type(self).__name__}({self.format}{', ' + repr(c) if c is not None else ''})"
+        attr = f", ptr_attr={self.ptr_attr!r}" if self.ptr_attr is not None else ""
+        return (f"{type(self).__name__}({self.format}{', ' + repr(c) if c is not None else ''}"
+                f"{attr})")
 
 
 @attrs.frozen(repr=False)
@@ -204,6 +213,14 @@ def _validate_marker(marker: Marker) -> None:
                         f"got {marker.format!r}")
     if isinstance(marker, (In, Out)) and not isinstance(marker.cells, Cells):
         raise TypeError(f"{type(marker).__name__}({marker.format}, ...) needs cells(extent, tile)")
+    if marker.ptr_attr is not None:
+        if isinstance(marker, Scalar):
+            raise TypeError(f"Scalar({marker.format}): a value has no pointer, so no ptr_attr "
+                            f"(got {marker.ptr_attr!r})")
+        if marker.ptr_attr not in PTR_ATTRS:
+            raise TypeError(f"{type(marker).__name__}({marker.format}, ...): ptr_attr must be "
+                            f"one of {PTR_ATTRS} (all tileiras 13.4 knows), got "
+                            f"{marker.ptr_attr!r}")
     if isinstance(marker, Shared) and marker.cells is not None and \
             not isinstance(marker.cells, Cells):
         raise TypeError(f"Shared({marker.format}, ...): cells must come from cells(extent, tile), "
@@ -233,6 +250,12 @@ class Param:
     @property
     def role(self) -> str:
         return self.marker.role
+
+    @property
+    def pointer(self) -> PointerType:
+        """The element type of this buffer's address: ``ptr<format>`` with the marker's
+        ptr_attr."""
+        return PointerType(self.marker.format, self.marker.ptr_attr)
 
     def describe(self) -> str:
         return f"parameter {self.index} ({self.role})"

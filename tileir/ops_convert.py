@@ -18,7 +18,7 @@ from typing import Optional
 from tileir.attr_rules import ftof_roundings
 from tileir.source import user_loc
 from tileir.tile import Tile, as_tile, drop_defaults, refuse
-from tileir.types import I1, I8, I64, Format, PointerType
+from tileir.types import I1, I8, I64, PTR_ATTRS, Format, PointerType
 
 __all__ = ["convert", "bitcast", "ptr_to_int", "int_to_ptr", "ptr_to_ptr", "pack", "unpack"]
 
@@ -127,24 +127,41 @@ def ptr_to_int(ptrs: Tile) -> Tile:
     return Tile("ptr_to_int", (ptrs,), {}, ptrs.type.with_element(I64), user_loc())
 
 
-def int_to_ptr(addresses, fmt: Format) -> Tile:
-    """``i64`` addresses as pointers to ``fmt`` elements (``int_to_ptr``)."""
+def int_to_ptr(addresses, fmt: Format, *, ptr_attr: Optional[str] = None) -> Tile:
+    """``i64`` addresses as pointers to ``fmt`` elements (``int_to_ptr``); ``ptr_attr``
+    gives them 13.4's pointer attribute (``"none"``)."""
     t = as_tile(addresses, None, "int_to_ptr")
     if t.format != I64:
         raise refuse("int_to_ptr", f"addresses are i64 tiles, got {t.type}", user_loc())
     if not isinstance(fmt, Format) or fmt.name == "i4":
         raise refuse("int_to_ptr", f"pointers point at numbers (not i4), got {fmt!r}",
                      user_loc())
-    return Tile("int_to_ptr", (t,), {}, t.type.with_element(PointerType(fmt)), user_loc())
+    pointer = PointerType(fmt, _ptr_attr(ptr_attr, "int_to_ptr"))
+    return Tile("int_to_ptr", (t,), {}, t.type.with_element(pointer), user_loc())
 
 
-def ptr_to_ptr(ptrs: Tile, fmt: Format) -> Tile:
-    """The same addresses as pointers to ``fmt`` elements (``ptr_to_ptr``)."""
+#: ``ptr_to_ptr``'s default: the result keeps the source pointers' ptr_attr.
+SAME_ATTR = "same"
+
+
+def ptr_to_ptr(ptrs: Tile, fmt: Format, *, ptr_attr: Optional[str] = SAME_ATTR) -> Tile:
+    """The same addresses as pointers to ``fmt`` elements (``ptr_to_ptr``).  The result
+    keeps the source's 13.4 pointer attribute unless ``ptr_attr`` names another (``None``
+    drops it; the dialect allows either)."""
     ptrs = _pointer_tile(ptrs, "ptr_to_ptr")
     if not isinstance(fmt, Format) or fmt.name == "i4":
         raise refuse("ptr_to_ptr", f"pointers point at numbers (not i4), got {fmt!r}",
                      user_loc())
-    return Tile("ptr_to_ptr", (ptrs,), {}, ptrs.type.with_element(PointerType(fmt)), user_loc())
+    attr = ptrs.format.attr if ptr_attr == SAME_ATTR else _ptr_attr(ptr_attr, "ptr_to_ptr")
+    return Tile("ptr_to_ptr", (ptrs,), {}, ptrs.type.with_element(PointerType(fmt, attr)),
+                user_loc())
+
+
+def _ptr_attr(value, op: str) -> Optional[str]:
+    if value is not None and value not in PTR_ATTRS:
+        raise refuse(op, f"ptr_attr must be None or one of {PTR_ATTRS} (all tileiras 13.4 "
+                     f"knows), got {value!r}", user_loc())
+    return value
 
 
 def pack(t: Tile) -> Tile:

@@ -193,7 +193,7 @@ def address(p: Param) -> Tile:
     if p.role == "Scalar":
         raise refuse("address", f"{p.describe()} is a value, not a buffer", user_loc())
     return Tile("ptr_param", (), {"index": p.index, "param": p},
-                TileType((), PointerType(p.format)), user_loc())
+                TileType((), p.pointer), user_loc())
 
 
 def offset(ptrs: Tile, offsets) -> Tile:

@@ -25,7 +25,7 @@ __all__ = [
     "F64", "F8E4M3FN", "F8E5M2", "F8E8M0FNU", "F4E2M1FN", "FNV8E5M3FNU", "format_named",
     "PointerType", "TileType", "TensorViewType", "PartitionViewType", "StridedViewType",
     "GatherScatterViewType", "TokenType", "TOKEN", "FunctionType", "Type", "ElementType",
-    "DYNAMIC", "PADDING_VALUES", "MAX_TILE_ELEMENTS",
+    "DYNAMIC", "PADDING_VALUES", "PTR_ATTRS", "MAX_TILE_ELEMENTS",
 ]
 
 #: A dynamic (``?``) dimension or stride of a tensor view.
@@ -33,6 +33,11 @@ DYNAMIC: None = None
 
 #: The dialect's padding values, in their enum order.
 PADDING_VALUES = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")
+
+#: The values of 13.4's pointer attribute (``ptr_attr``), in their enum order.  tileiras
+#: 13.4.92 knows only ``none`` (codes 1-5 are refused as "not a valid pointer
+#: classification"); a pointer or tensor view without the attribute is a different type.
+PTR_ATTRS = ("none",)
 
 #: The most elements one tile may hold (CT:Verif).
 MAX_TILE_ELEMENTS = 1 << 24
@@ -120,13 +125,28 @@ def format_named(name: str) -> Format:
     return Format(name)
 
 
+def _check_ptr_attr(instance, attribute, value) -> None:
+    if value is not None and value not in PTR_ATTRS:
+        raise ValueError(f"ptr_attr must be None or one of {PTR_ATTRS}, got {value!r}")
+
+
 @attrs.frozen(repr=False)
 class PointerType:
-    """``ptr<T>``: a global-memory address of a ``T`` element."""
+    """``ptr<T>``: a global-memory address of a ``T`` element.
+
+    ``attr`` is 13.4's pointer attribute (``None``: absent; ``"none"`` prints
+    ``ptr<f32, <none>>`` and needs bytecode 13.4).
+
+    >>> str(PointerType(F32, "none"))
+    'ptr<f32, <none>>'
+    """
 
     pointee: Format
+    attr: Optional[str] = attrs.field(default=None, validator=_check_ptr_attr)
 
     def __str__(self) -> str:
+        if self.attr is not None:
+            return f"ptr<{self.pointee}, <{self.attr}>>"
         return f"ptr<{self.pointee}>"
 
     __repr__ = __str__
@@ -180,11 +200,19 @@ class TileType:
 
 @attrs.frozen(repr=False, cache_hash=True)
 class TensorViewType:
-    """``tensor_view<SHAPExT, strides=[...]>``; ``None`` marks a dynamic (``?``) entry."""
+    """``tensor_view<SHAPExT, strides=[...]>``; ``None`` marks a dynamic (``?``) entry.
+
+    ``ptr_attr`` is the pointer attribute of the base pointer it was made from (13.4; the
+    dialect's verifier wants the two equal).
+
+    >>> str(TensorViewType(F32, (None, 64), (64, 1), ptr_attr="none"))
+    'tensor_view<?x64xf32, strides=[64,1], #cuda_tile.ptr_attr<none>>'
+    """
 
     element: Format
     shape: tuple[Optional[int], ...] = attrs.field(converter=_tuple_of_ints)
     strides: tuple[Optional[int], ...] = attrs.field(converter=_tuple_of_ints)
+    ptr_attr: Optional[str] = attrs.field(default=None, validator=_check_ptr_attr)
 
     @property
     def rank(self) -> int:
@@ -192,9 +220,11 @@ class TensorViewType:
 
     def __str__(self) -> str:
         strides = ",".join("?" if s is None else str(s) for s in self.strides)
+        attr = f", #cuda_tile.ptr_attr<{self.ptr_attr}>" if self.ptr_attr is not None else ""
         if self.shape:
-            return f"tensor_view<{_shape_text(self.shape)}x{self.element}, strides=[{strides}]>"
-        return f"tensor_view<{self.element}>"
+            return (f"tensor_view<{_shape_text(self.shape)}x{self.element}, strides=[{strides}]"
+                    f"{attr}>")
+        return f"tensor_view<{self.element}{attr}>"
 
     __repr__ = __str__
 

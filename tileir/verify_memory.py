@@ -39,6 +39,9 @@ def _make_tensor_view(c, op):
     if base.rank != 0 or not isinstance(base.element, PointerType) or \
             base.element.pointee != view.element:
         c.fail(f"base is {base}; {view} needs a tile<ptr<{view.element}>>")
+    if base.element.attr != view.ptr_attr:  # the dialect's verifier: the view keeps it
+        c.fail(f"the base pointer's ptr_attr ({base.element.attr}) and the view's "
+               f"({view.ptr_attr}) differ: a tensor_view keeps its base pointer's ptr_attr")
     if len(view.shape) != len(view.strides):
         c.fail(f"{view} has {len(view.shape)} dims and {len(view.strides)} strides")
     for group, entries in (("shape", view.shape), ("strides", view.strides)):

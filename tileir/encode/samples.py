@@ -304,6 +304,28 @@ def global_family(v) -> Module:
     return _module(b, globals=(g,), producer="tileir-tests" if v >= V3 else None)
 
 
+def ptr_attr_family(v) -> Module:
+    """13.4's pointer attribute on parameters, tensor views (static, dynamic, rank 0), pointer
+    casts that add, keep and drop it, and a global's address."""
+    N = "none"
+    P, PN = TileType((), PointerType(F32)), TileType((), PointerType(F32, N))
+    b = FunctionBuilder("ptr_attrs", [PN, P, S32])
+    with_attr, plain, n = b.params
+    base = b.op("assume", [with_attr], [PN], predicate=DivBy(16))
+    b.op("make_tensor_view", [base, n, n], [TensorViewType(F32, (None, 64), (None, 1), N)],
+         segments=(1, 1, 1))
+    b.op("make_tensor_view", [base], [TensorViewType(F32, (), (), N)], segments=(1, 0, 0))
+    b.op("make_tensor_view", [plain], [TensorViewType(F32, (8,), (1,))], segments=(1, 0, 0))
+    w = b.op("ptr_to_int", [with_attr], [TileType((), I64)])
+    q = b.op("int_to_ptr", [w], [TileType((), PointerType(I32, N))])
+    q = b.op("ptr_to_ptr", [q], [TileType((), PointerType(F16))])
+    b.op("ptr_to_ptr", [q], [TileType((), PointerType(F16, N))])
+    b.op("get_global", [], [PN], name="table")
+    g = Global("table", dense_of(TileType((4,), F32), [1.0, 2.0, 3.0, 4.0]), alignment=16,
+               constant=True)
+    return _module(b, globals=(g,))
+
+
 #: (family name, first version, builder)
 FAMILIES = (
     ("float", V1, float_family), ("int", V1, int_family), ("mma", V1, mma_family),
@@ -311,6 +333,7 @@ FAMILIES = (
     ("reduce", V1, reduce_family), ("control", V1, control_family),
     ("memory", V1, memory_family), ("memory13", V3, memory13_family),
     ("misc13_4", V4, misc13_4_family), ("global", V1, global_family),
+    ("ptr_attr", V4, ptr_attr_family),
 )
 
 

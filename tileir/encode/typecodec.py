@@ -18,7 +18,7 @@ from typing import Callable
 
 from tileir.dialect import version_text
 from tileir.errors import EncodeError
-from tileir.types import (FORMATS, PADDING_VALUES, TOKEN, Format, FunctionType,
+from tileir.types import (FORMATS, PADDING_VALUES, PTR_ATTRS, TOKEN, Format, FunctionType,
                           GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
                           TensorViewType, TileType, TokenType)
 from tileir.encode.wire import Sink, Source
@@ -45,6 +45,10 @@ def type_since(t) -> tuple[int, int]:
         return t.since
     if isinstance(t, (GatherScatterViewType, StridedViewType)):
         return _V3
+    if isinstance(t, PointerType) and t.attr is not None:
+        return _V4
+    if isinstance(t, TensorViewType) and t.ptr_attr is not None:
+        return _V4
     return (13, 1)
 
 
@@ -109,17 +113,21 @@ class TypeTable:
         elif isinstance(t, PointerType):
             pointee = self.index(t.pointee)
             s.varint(_PTR)
-            if v >= _V4:
-                s.varint(0)  # no ptr_attr
+            if v >= _V4:  # 13.4: a flags varint, bit 0 = a ptr_attr follows the pointee
+                s.varint(int(t.attr is not None))
             s.varint(pointee)
+            if t.attr is not None:
+                s.varint(PTR_ATTRS.index(t.attr))
         elif isinstance(t, TensorViewType):
             element = self.index(t.element)
             s.varint(_TVIEW)
-            if v >= _V4:
-                s.varint(0)
+            if v >= _V4:  # as for pointers: bit 0 = a trailing ptr_attr
+                s.varint(int(t.ptr_attr is not None))
             s.varint(element)
             s.ints([_DYNAMIC if d is None else d for d in t.shape], 8)
             s.ints([_DYNAMIC if d is None else d for d in t.strides], 8)
+            if t.ptr_attr is not None:
+                s.varint(PTR_ATTRS.index(t.ptr_attr))
         elif isinstance(t, PartitionViewType):
             tv = self.index(t.tensor_view)
             s.varint(_PVIEW)
@@ -222,11 +230,25 @@ class TypeReader:
             r.fail(f"padding value {code} is not one of {len(PADDING_VALUES)}", at)
         return PADDING_VALUES[code]
 
-    def _ptr_flags(self, r: Source) -> None:
-        if self.version >= _V4:
-            at = r.offset
-            if r.varint() & 1:
-                r.fail("ptr_attr on a pointer or tensor view is not supported by tileir", at)
+    def _ptr_flags(self, r: Source) -> bool:
+        """Read 13.4's flags varint of a pointer or tensor view: is a ptr_attr present?"""
+        if self.version < _V4:
+            return False
+        at = r.offset
+        flags = r.varint()
+        if flags & ~1:
+            r.fail(f"pointer type flags {flags:#x} set bits other than bit 0 (ptr_attr)", at)
+        return bool(flags)
+
+    def _ptr_attr(self, r: Source, present: bool):
+        if not present:
+            return None
+        at = r.offset
+        code = r.varint()
+        if code >= len(PTR_ATTRS):
+            r.fail(f"ptr_attr value {code} is not one of the {len(PTR_ATTRS)} 13.4 defines "
+                   f"({', '.join(PTR_ATTRS)})", at)
+        return PTR_ATTRS[code]
 
     def _decode(self, r: Source):
         at = r.offset
@@ -238,19 +260,20 @@ class TypeReader:
         if tag == _TOKEN:
             return TOKEN
         if tag == _PTR:
-            self._ptr_flags(r)
-            return PointerType(self.read(r, Format, "pointee type"))
+            present = self._ptr_flags(r)
+            pointee = self.read(r, Format, "pointee type")
+            return PointerType(pointee, self._ptr_attr(r, present))
         if tag == _TILE:
             element = self.read(r, (Format, PointerType), "tile element type")
             return TileType(r.ints(8), element)
         if tag == _TVIEW:
-            self._ptr_flags(r)
+            present = self._ptr_flags(r)
             element = self.read(r, Format, "tensor_view element type")
             shape = tuple(None if d == _DYNAMIC else d for d in r.ints(8))
             strides = tuple(None if d == _DYNAMIC else d for d in r.ints(8))
             if len(shape) != len(strides):
                 r.fail(f"tensor_view has {len(shape)} dims but {len(strides)} strides")
-            return TensorViewType(element, shape, strides)
+            return TensorViewType(element, shape, strides, self._ptr_attr(r, present))
         if tag == _PVIEW:
             # 13.3 moved the padding's presence from a trailing flag to a leading bitfield
             unified = self.version >= _V3

@@ -171,7 +171,8 @@ def required_version(module: Module) -> tuple[int, int]:
 
 def _latest_need() -> tuple[int, int]:
     """The newest version any Need can name: the newest of every table ``needs`` reads
-    (``type_since`` answers a format's ``since``, 13.3 for the newer views, or 13.1)."""
+    (``type_since`` answers a format's ``since``, 13.3 for the newer views, 13.4 for a
+    ptr_attr, or 13.1)."""
     codecs = OP_CODECS.values()
     return max([V3, *(f.since for f in FORMATS), *(c.since for c in codecs),
                 *(a[4] for c in codecs for a in c.attrs),

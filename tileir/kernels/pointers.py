@@ -83,6 +83,33 @@ def _ptr_kernels() -> None:
                "a copy through i64 addresses: ptr_to_int, byte arithmetic, int_to_ptr")
 
 
+def _ptr_attr_kernels() -> None:
+    # 13.4's pointer attribute: markers give it to the parameters' pointers and their tensor
+    # views; the pointer casts can add, keep or drop it
+    def scaled(x, out):
+        yield store_cell(out, (yield load_cell(x)) * 2.0)
+
+    g = cells([N], [T])
+    _copy_like("ptr_attr_cells_f32", scaled,
+               [In(F32, g, ptr_attr="none")], Out(F32, g, ptr_attr="none"),
+               lambda x: x * np.float32(2),
+               [lambda r: uniform()(r, N, np.float32), lambda r: np.zeros(N, np.float32)],
+               "a cell copy, doubled, whose buffers' pointers and tensor views carry "
+               "ptr_attr<none> (13.4)")
+
+    def cast(x, out):
+        at = ptr_to_int(offset(address(x), block_id(0) * T + iota(T)))
+        bits = ptr_to_ptr(int_to_ptr(at, F32, ptr_attr="none"), I32)   # keeps <none>
+        plain = ptr_to_ptr(bits, I32, ptr_attr=None)                    # drops it
+        yield store_cell(out, (yield load(plain)))
+
+    _copy_like("ptr_attr_casts_f32_i32", cast, [In(F32, g, ptr_attr="none")], I32,
+               lambda x: x.view(np.int32),
+               [lambda r: uniform()(r, N, np.float32), lambda r: np.zeros(N, np.int32)],
+               "f32 bits read through pointers made with int_to_ptr (ptr_attr<none>), cast "
+               "to ptr<i32> keeping the attribute, then without it")
+
+
 # ----------------------------------------------------------------------------- scratch
 
 
@@ -261,6 +288,7 @@ def _access_kernels() -> None:
 
 
 _ptr_kernels()
+_ptr_attr_kernels()
 _scratch_kernels()
 _global_kernels()
 _byte_kernels()

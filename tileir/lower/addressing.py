@@ -57,7 +57,7 @@ class Addressing:
             else:
                 shape.append(e)
         strides, dyn_strides = self._strides(index, shape, loc)
-        tv_type = TensorViewType(p.format, tuple(shape), tuple(strides))
+        tv_type = TensorViewType(p.format, tuple(shape), tuple(strides), p.marker.ptr_attr)
         (tv,) = self.emit("make_tensor_view", [base, *dyn_shape, *dyn_strides], [tv_type],
                           segments=(1, len(dyn_shape), len(dyn_strides)), loc=loc)
         self.bind(key, tv)

@@ -43,7 +43,7 @@ from tileir.numerics import scalar_bits
 from tileir.program import MEMORY_INSTRS, Assert, Exit, For, If, Loop, Print, Program
 from tileir.signatures import attr_defaults
 from tileir.tile import Tile
-from tileir.types import I32, TOKEN, PointerType, TileType
+from tileir.types import I32, TOKEN, TileType
 
 __all__ = ["lower", "entry_param_types", "dyn_extents"]
 
@@ -88,7 +88,7 @@ def _entry_types(params, extents: tuple) -> tuple:
         if p.role == "Scalar":
             types.append(TileType((), p.format))
         else:
-            types.append(TileType((), PointerType(p.format)))
+            types.append(TileType((), p.pointer))
     types.extend(TileType((), I32) for _ in extents)
     return tuple(types)
 

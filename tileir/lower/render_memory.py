@@ -23,7 +23,12 @@ def _make_tensor_view(p, op):
     dims = ", ".join(p.use(next(shape)) if d is None else str(d) for d in view.shape)
     steps = ", ".join(p.use(next(strides)) if s is None else str(s) for s in view.strides)
     dynamic = g["shape"] + g["strides"]
-    index = f"{t(dynamic[0])} -> " if dynamic else ""
+    # tileirdisasm names the base's type only when it carries a ptr_attr (13.4), which the
+    # view's type alone does not show is on the pointer too
+    inputs = [t(g["base"][0])] if view.ptr_attr is not None else []
+    if dynamic:
+        inputs.append(t(dynamic[0]))
+    index = f"{', '.join(inputs)} -> " if inputs else ""
     return (f"make_tensor_view {p.use(g['base'][0])}, shape = [{dims}], strides = [{steps}] "
             f": {index}{view}")
 
