@@ -18,6 +18,7 @@ from hand_module import FnBuilder
 from module_cases import CASES as VALID_CASES
 from oracle_cutile import oracle_text
 from tileir.dialect import BODY_OPS, ENUMS
+from tileir.encode.samples import family_versions
 from tileir.errors import ToolError, VerifyError
 from tileir.module import (Block, Bounded, Dense, DivBy, Function, Global, Loc, Module, Op,
                            SameElements, Scalar, Value, walk)
@@ -308,6 +309,14 @@ def if_condition(bad):
     return _module([], build)
 
 
+def get_global_pointee(bad):
+    # the address may carry 13.4's ptr_attr (tileiras takes it), but it points at the global's
+    # own format
+    g = Global("table", dense_of(T((2,), F32), [1.0, 2.0]))
+    ptr = T((), PointerType(I32 if bad else F32, "none"))
+    return _module([], lambda b: b.op("get_global", [], [ptr], name="table"), globals_=(g,))
+
+
 def get_global_symbol(bad):
     g = Global("table", dense_of(T((2,), F32), [1.0, 2.0]))
     return _module([], lambda b: b.op("get_global", [], [PTR], name="tabel" if bad else "table"),
@@ -574,6 +583,9 @@ FAMILIES = {
     "if_yield_types": (if_yield_types, r"`yield` passes \(tile<f32>\); the `if`'s results takes",
                        True),
     "if_condition": (if_condition, r"condition is tile<2xi1>; it must be tile<i1>", True),
+    "get_global_pointee": (get_global_pointee,
+                           r"result is tile<ptr<i32, <none>>>; @table's address is a "
+                           r"tile<ptr<f32>>", True),
     "get_global_symbol": (get_global_symbol, r"@tabel is not a global of this module", True),
     "assume_predicates": (assume_predicates, r"bounded constrains integer tiles, not "
                           r"tile<ptr<f32>>", True),
@@ -623,6 +635,11 @@ FAMILIES = {
     "offset_not_i4": (offset_not_i4, r"offsets must be a tile of i1, i8, i16, i32 or i64, "
                       r"got tile<4xi4>", True),
 }
+
+
+@pytest.mark.parametrize("family,version,module", family_versions())
+def test_every_sample_family_verifies(family, version, module):
+    verify(module)
 
 
 def test_rule_table_covers_every_body_op():

@@ -401,7 +401,12 @@ def _get_global(c, op):
     found = [g for g in c.module.globals if g.name == name]
     if not found:
         c.fail(f"@{name} is not a global of this module")
-    _results(c, op, TileType((), PointerType(found[0].value.type.element)))
+    # the address may carry a ptr_attr or not (tileiras 13.4.92 takes both)
+    want = found[0].value.type.element
+    t = one_result(c, op)
+    if not (isinstance(t, TileType) and t.rank == 0 and isinstance(t.element, PointerType)
+            and t.element.pointee == want):
+        c.fail(f"result is {t}; @{name}'s address is a tile<ptr<{want}>>")
 
 
 def _token_op(c, op):
