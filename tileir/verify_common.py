@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from tileir.signatures import operand_groups
+from tileir.signatures import attr_of, operand_groups
 from tileir.types import TOKEN, Format, TileType
 
 __all__ = ["types_text", "names_of", "tile", "float_tile", "int_tile", "scalar_int",
-           "same_types", "one_result", "token"]
+           "same_types", "one_result", "token", "is_pow2", "results_are", "tokens_in",
+           "check_ordering"]
 
 
 def types_text(values) -> str:
@@ -73,3 +74,33 @@ def one_result(c, op, t=None, count: int = 1) -> Optional[object]:
     if count == 1 and t is not None and op.results[0].type != t:
         c.fail(f"result is {op.results[0].type}, expected {t}")
     return op.results[0].type if count == 1 else None
+
+
+def is_pow2(n: int) -> bool:
+    """``n`` is a positive power of two."""
+    return n > 0 and n & (n - 1) == 0
+
+
+def results_are(c, op, *types) -> None:
+    """``op``'s results have exactly ``types``."""
+    if len(op.results) != len(types) or any(r.type != t for r, t in zip(op.results, types)):
+        c.fail(f"results are ({types_text(op.results)}); expected "
+               f"({', '.join(map(str, types))})")
+
+
+def tokens_in(c, op, values) -> None:
+    """Each of ``values`` is a token."""
+    for v in values:
+        token(c, v, "token")
+
+
+def check_ordering(c, op, allowed) -> None:
+    """A memory ordering among ``allowed``, with a scope exactly when it is not weak."""
+    ordering = attr_of(op, "memory_ordering")
+    if ordering not in allowed:
+        c.fail(f"memory ordering {ordering} is not allowed here ({', '.join(allowed)})")
+    scope = attr_of(op, "memory_scope")
+    if ordering == "weak" and scope is not None:
+        c.fail(f"a weak access takes no memory scope (got {scope})")
+    if ordering != "weak" and scope is None:
+        c.fail(f"a {ordering} access needs a memory scope")

@@ -1,169 +1,17 @@
-"""Type rules of the memory, view, atomic, token and misc ops (part of ``VERIFY_RULES``)."""
+"""Type rules of the pointer, atomic, alloca, assume, print, token and grid ops (part of
+``VERIFY_RULES``; the view ops are in :mod:`tileir.verify_views`)."""
 
 from __future__ import annotations
 
 from tileir.module import Bounded, DivBy, SameElements
 from tileir.signatures import attr_of, operand_groups
-from tileir.types import (I1, I32, PADDING_VALUES, TOKEN, GatherScatterViewType,
-                          PartitionViewType, PointerType, StridedViewType, TensorViewType,
-                          TileType)
-from tileir.verify_common import (int_tile, one_result, scalar_int, tile, token, types_text)
+from tileir.types import (I1, I32, TOKEN, PartitionViewType, PointerType, StridedViewType,
+                          TensorViewType, TileType)
+from tileir.verify_common import (check_ordering, int_tile, is_pow2, one_result, results_are,
+                                  tile, tokens_in)
+from tileir.verify_views import view_index, view_tile
 
 __all__ = ["MEMORY_RULES"]
-
-_TILE_VIEWS = (PartitionViewType, StridedViewType, GatherScatterViewType)
-
-
-def _pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
-
-def _results(c, op, *types) -> None:
-    if len(op.results) != len(types) or any(r.type != t for r, t in zip(op.results, types)):
-        c.fail(f"results are ({types_text(op.results)}); expected "
-               f"({', '.join(map(str, types))})")
-
-
-def _tokens_in(c, op, values) -> None:
-    for v in values:
-        token(c, v, "token")
-
-
-def _make_tensor_view(c, op):
-    g = operand_groups(op)
-    base = tile(c, g["base"][0], "base")
-    one_result(c, op)
-    view = op.results[0].type
-    if not isinstance(view, TensorViewType):
-        c.fail(f"result is {view}, not a tensor_view")
-    if base.rank != 0 or not isinstance(base.element, PointerType) or \
-            base.element.pointee != view.element:
-        c.fail(f"base is {base}; {view} needs a tile<ptr<{view.element}>>")
-    if base.element.attr != view.ptr_attr:  # the dialect's verifier: the view keeps it
-        c.fail(f"the base pointer's ptr_attr ({base.element.attr}) and the view's "
-               f"({view.ptr_attr}) differ: a tensor_view keeps its base pointer's ptr_attr")
-    if len(view.shape) != len(view.strides):
-        c.fail(f"{view} has {len(view.shape)} dims and {len(view.strides)} strides")
-    for group, entries in (("shape", view.shape), ("strides", view.strides)):
-        dynamic = sum(e is None for e in entries)
-        if len(g[group]) != dynamic:
-            c.fail(f"{view} has {dynamic} dynamic {group} entries, given {len(g[group])} values")
-    dynamic_values = g["shape"] + g["strides"]
-    for v in dynamic_values:
-        scalar_int(c, v, "a dynamic shape or stride")
-    if len({v.type for v in dynamic_values}) > 1:
-        c.fail(f"dynamic shapes and strides must share one type, got {types_text(dynamic_values)}")
-
-
-def _check_dim_map(c, dim_map, rank, what) -> None:
-    if sorted(dim_map) != list(range(rank)):
-        c.fail(f"{what}: dim_map {list(dim_map)} is not a permutation of 0..{rank - 1}")
-
-
-def _check_padding(c, view) -> None:
-    if view.padding is None:
-        return
-    if view.padding not in PADDING_VALUES:
-        c.fail(f"{view}: padding_value {view.padding!r} is not one of {', '.join(PADDING_VALUES)}")
-    if view.padding != "zero" and not view.tensor_view.element.is_float:
-        c.fail(f"{view}: padding_value {view.padding} is for float views only")
-
-
-def _make_view(kind):
-    def rule(c, op):
-        tv = op.operands[0].type
-        if not isinstance(tv, TensorViewType):
-            c.fail(f"operand is {tv}, not a tensor_view")
-        one_result(c, op)
-        view = op.results[0].type
-        if not isinstance(view, kind) or view.tensor_view != tv:
-            c.fail(f"result is {view}; `{op.name}` of {tv} makes a {kind.__name__} of it")
-        if len(view.tile_shape) != tv.rank:
-            c.fail(f"{view}: a tile of rank {len(view.tile_shape)} over a rank-{tv.rank} tensor")
-        if isinstance(view, GatherScatterViewType):
-            if not 0 <= view.sparse_dim < tv.rank:
-                c.fail(f"{view}: sparse_dim={view.sparse_dim} is not a dimension")
-        else:
-            _check_dim_map(c, view.dim_map, tv.rank, str(view))
-        if isinstance(view, StridedViewType) and len(view.traversal_strides) != tv.rank:
-            c.fail(f"{view}: {len(view.traversal_strides)} traversal strides for rank {tv.rank}")
-        _check_padding(c, view)
-    return rule
-
-
-def _shape_query(views):
-    def rule(c, op):
-        v = op.operands[0].type
-        if not isinstance(v, views):
-            c.fail(f"operand is {v}; `{op.name}` reads a {' or '.join(k.__name__ for k in views)}")
-        rank = v.rank
-        if len(op.results) != rank:
-            c.fail(f"has {len(op.results)} results for the {rank} dims of {v}")
-        for r in op.results:
-            scalar_int(c, r, "each result")
-    return rule
-
-
-def _view_tile(view) -> TileType:
-    return TileType(view.tile_shape, view.tensor_view.element)
-
-
-def _view_index(c, view, index) -> None:
-    if len(index) != view.rank:
-        c.fail(f"{view} takes {view.rank} indices, got {len(index)}")
-    for i, v in enumerate(index):
-        if isinstance(view, GatherScatterViewType) and i == view.sparse_dim:
-            t = int_tile(c, v, f"index {i}")
-            if t.shape != (view.tile_shape[i],):
-                c.fail(f"index {i} is {t}; the sparse dim of {view} takes "
-                       f"{view.tile_shape[i]} row indices")
-        else:
-            scalar_int(c, v, f"index {i}")
-    if len({v.type.element for v in index}) > 1:
-        c.fail(f"indices must share one integer type, got {types_text(index)}")
-
-
-def _ordering(c, op, allowed) -> None:
-    ordering = attr_of(op, "memory_ordering")
-    if ordering not in allowed:
-        c.fail(f"memory ordering {ordering} is not allowed here ({', '.join(allowed)})")
-    scope = attr_of(op, "memory_scope")
-    if ordering == "weak" and scope is not None:
-        c.fail(f"a weak access takes no memory scope (got {scope})")
-    if ordering != "weak" and scope is None:
-        c.fail(f"a {ordering} access needs a memory scope")
-
-
-def _inbounds(c, op, n) -> None:
-    inbounds = attr_of(op, "inbounds")
-    if inbounds and len(inbounds) != n:
-        c.fail(f"inbounds has {len(inbounds)} entries for {n} indices")
-
-
-def _load_view(c, op):
-    g = operand_groups(op)
-    view = g["view"][0].type
-    if not isinstance(view, _TILE_VIEWS):
-        c.fail(f"view is {view}; loads read a partition, strided or gather_scatter view")
-    _view_index(c, view, g["index"])
-    _tokens_in(c, op, g["token"])
-    _ordering(c, op, ("weak", "relaxed", "acquire"))
-    _inbounds(c, op, len(g["index"]))
-    _results(c, op, _view_tile(view), TOKEN)
-
-
-def _store_view(c, op):
-    g = operand_groups(op)
-    view = g["view"][0].type
-    if not isinstance(view, _TILE_VIEWS):
-        c.fail(f"view is {view}; stores write a partition, strided or gather_scatter view")
-    if g["tile"][0].type != _view_tile(view):
-        c.fail(f"tile is {g['tile'][0].type}; {view} stores {_view_tile(view)}")
-    _view_index(c, view, g["index"])
-    _tokens_in(c, op, g["token"])
-    _ordering(c, op, ("weak", "relaxed", "release"))
-    _inbounds(c, op, len(g["index"]))
-    _results(c, op, TOKEN)
 
 
 def _pointers(c, v) -> TileType:
@@ -187,9 +35,9 @@ def _load_ptr(c, op):
     for p in g["padding"]:
         if p.type != value:
             c.fail(f"padding is {p.type}; it must be {value}")
-    _tokens_in(c, op, g["token"])
-    _ordering(c, op, ("weak", "relaxed", "acquire"))
-    _results(c, op, value, TOKEN)
+    tokens_in(c, op, g["token"])
+    check_ordering(c, op, ("weak", "relaxed", "acquire"))
+    results_are(c, op, value, TOKEN)
 
 
 def _store_ptr(c, op):
@@ -199,9 +47,9 @@ def _store_ptr(c, op):
     if g["value"][0].type != value:
         c.fail(f"value is {g['value'][0].type}; {ptrs} stores {value}")
     _mask(c, g["mask"], ptrs.shape)
-    _tokens_in(c, op, g["token"])
-    _ordering(c, op, ("weak", "relaxed", "release"))
-    _results(c, op, TOKEN)
+    tokens_in(c, op, g["token"])
+    check_ordering(c, op, ("weak", "relaxed", "release"))
+    results_are(c, op, TOKEN)
 
 
 def _offset(c, op):
@@ -209,7 +57,7 @@ def _offset(c, op):
     off = int_tile(c, op.operands[1], "offsets")
     if off.shape != ptrs.shape:
         c.fail(f"offsets {off} must have the pointers' shape {ptrs.shape}")
-    _results(c, op, ptrs)
+    results_are(c, op, ptrs)
 
 
 _INT_MODES = ("and", "or", "xor", "add", "max", "min", "umax", "umin")
@@ -240,12 +88,12 @@ def _atomic_rmw(c, op):
     if g["arg"][0].type != value:
         c.fail(f"arg is {g['arg'][0].type}; {ptrs} holds {value}")
     _mask(c, g["mask"], ptrs.shape)
-    _tokens_in(c, op, g["token"])
+    tokens_in(c, op, g["token"])
     if attr_of(op, "memory_ordering") not in ("relaxed", "acquire", "release", "acq_rel"):
         c.fail(f"memory ordering {attr_of(op, 'memory_ordering')} is not one of relaxed, "
                "acquire, release, acq_rel")
     _atomic_mode(c, op, value.element, _INT_MODES + ("addf", "xchg"))
-    _results(c, op, value, TOKEN)
+    results_are(c, op, value, TOKEN)
 
 
 def _atomic_cas(c, op):
@@ -259,11 +107,11 @@ def _atomic_cas(c, op):
         c.fail(f"atomic_cas_tko works on 32- or 64-bit integers and floats, the values are "
                f"{value.element}")
     _mask(c, g["mask"], ptrs.shape)
-    _tokens_in(c, op, g["token"])
+    tokens_in(c, op, g["token"])
     if attr_of(op, "memory_ordering") not in ("relaxed", "acquire", "release", "acq_rel"):
         c.fail(f"memory ordering {attr_of(op, 'memory_ordering')} is not one of relaxed, "
                "acquire, release, acq_rel")
-    _results(c, op, value, TOKEN)
+    results_are(c, op, value, TOKEN)
 
 
 def _atomic_red_view(c, op):
@@ -272,17 +120,17 @@ def _atomic_red_view(c, op):
     if not isinstance(view, (PartitionViewType, StridedViewType)) or view.padding is not None:
         c.fail(f"view is {view}; atomic_red_view_tko takes a partition or strided view "
                "without padding")
-    _view_index(c, view, g["index"])
-    if g["value"][0].type != _view_tile(view):
-        c.fail(f"value is {g['value'][0].type}; {view} holds {_view_tile(view)}")
-    _tokens_in(c, op, g["token"])
+    view_index(c, view, g["index"])
+    if g["value"][0].type != view_tile(view):
+        c.fail(f"value is {g['value'][0].type}; {view} holds {view_tile(view)}")
+    tokens_in(c, op, g["token"])
     if attr_of(op, "memory_ordering") != "relaxed":
         c.fail(f"memory ordering {attr_of(op, 'memory_ordering')}: only relaxed is allowed")
     if attr_of(op, "memory_scope") not in ("tl_blk", "device"):
         c.fail(f"memory scope {attr_of(op, 'memory_scope')}: tl_blk or device only")
     element = view.tensor_view.element
     _atomic_mode(c, op, element, _INT_MODES + ("addf",))
-    _results(c, op, TOKEN)
+    results_are(c, op, TOKEN)
 
 
 def _alloca(c, op):
@@ -293,7 +141,7 @@ def _alloca(c, op):
     if t.rank != 0 or not isinstance(t.element, PointerType):
         c.fail(f"result is {t}; alloca makes a tile<ptr<T>>")
     num, align = attr_of(op, "num_elem"), attr_of(op, "alignment")
-    if num < 0 or not _pow2(align):
+    if num < 0 or not is_pow2(align):
         c.fail(f"num_elem = {num} must not be negative and alignment = {align} must be a power "
                "of two")
     # at least the element's natural size, counted as the dialect does: bits // 8 of the
@@ -317,7 +165,7 @@ def _assume(c, op):
     if isinstance(p, DivBy):
         if not (isinstance(t, TensorViewType) or _int_or_pointer(t)):
             c.fail(f"div_by constrains integer or pointer tiles and tensor views, not {t}")
-        if not _pow2(p.divisor) or p.divisor > 1 << 62:
+        if not is_pow2(p.divisor) or p.divisor > 1 << 62:
             c.fail(f"div_by<{p.divisor}>: the divisor must be a power of two up to 2^62")
         if (p.every is None) != (p.along is None):
             c.fail("div_by: `every` and `along` go together")
@@ -376,24 +224,24 @@ def _print(c, op):
                f"{len(g['args'])}")
     for i, a in enumerate(g["args"]):
         tile(c, a, f"argument {i}")
-    _tokens_in(c, op, g["token"])
+    tokens_in(c, op, g["token"])
     if op.results:
-        _results(c, op, TOKEN)
+        results_are(c, op, TOKEN)
 
 
 def _make_token(c, op):
-    _results(c, op, TOKEN)
+    results_are(c, op, TOKEN)
 
 
 def _join_tokens(c, op):
     if len(op.operands) < 2:
         c.fail(f"join_tokens joins two or more tokens, given {len(op.operands)}")
-    _tokens_in(c, op, op.operands)
-    _results(c, op, TOKEN)
+    tokens_in(c, op, op.operands)
+    results_are(c, op, TOKEN)
 
 
 def _grid(c, op):
-    _results(c, op, *([TileType((), I32)] * 3))
+    results_are(c, op, *([TileType((), I32)] * 3))
 
 
 def _get_global(c, op):
@@ -410,19 +258,11 @@ def _get_global(c, op):
 
 
 def _token_op(c, op):
-    _tokens_in(c, op, op.operands)
-    _results(c, op, TOKEN)
+    tokens_in(c, op, op.operands)
+    results_are(c, op, TOKEN)
 
 
 MEMORY_RULES = {
-    "make_tensor_view": _make_tensor_view,
-    "make_partition_view": _make_view(PartitionViewType),
-    "make_strided_view": _make_view(StridedViewType),
-    "make_gather_scatter_view": _make_view(GatherScatterViewType),
-    "get_tensor_shape": _shape_query((TensorViewType,)),
-    "get_index_space_shape": _shape_query(_TILE_VIEWS),
-    "load_view_tko": _load_view,
-    "store_view_tko": _store_view,
     "load_ptr_tko": _load_ptr,
     "store_ptr_tko": _store_ptr,
     "offset": _offset,

@@ -3,9 +3,10 @@
 A rule sees an op whose operands are in scope and whose operand counts and
 attribute kinds already match its signature (tileir/verify.py checked them); it
 checks what the op's family demands of types, shapes and attribute values and
-calls ``check.fail(message)`` at the first thing wrong.  Rules of the memory
-ops live in :mod:`tileir.verify_memory`, those of reductions, shapes and control
-flow in :mod:`tileir.verify_shapes`.  Where the dialect's verifier was
+calls ``check.fail(message)`` at the first thing wrong.  Rules of the view ops
+live in :mod:`tileir.verify_views`, those of the pointer, atomic and other memory
+ops in :mod:`tileir.verify_memory`, those of reductions, shapes and control flow in
+:mod:`tileir.verify_shapes`.  Where the dialect's verifier was
 probed (``tileirdisasm`` verifies what it reads), the rule follows its answer;
 tests/test_verify.py holds both verdicts side by side.
 """
@@ -20,6 +21,7 @@ from tileir.signatures import SIGNATURES, attr_of
 from tileir.types import F32, I1, Format, PointerType, TileType
 from tileir.verify_common import float_tile, int_tile, names_of, one_result, same_types, tile
 from tileir.verify_memory import MEMORY_RULES
+from tileir.verify_views import VIEW_RULES
 from tileir.verify_shapes import SHAPE_RULES
 
 __all__ = ["VERIFY_RULES", "TERMINATORS"]
@@ -317,5 +319,6 @@ VERIFY_RULES.update({
 })
 VERIFY_RULES.update(SHAPE_RULES)
 VERIFY_RULES.update(MEMORY_RULES)
+VERIFY_RULES.update(VIEW_RULES)
 
 assert set(VERIFY_RULES) == set(BODY_OPS), set(VERIFY_RULES) ^ set(BODY_OPS)
