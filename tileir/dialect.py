@@ -16,7 +16,7 @@ import attrs
 
 __all__ = [
     "OpInfo", "OPS", "BODY_OPS", "STRUCTURAL_OPS", "VERSIONS", "ENUMS", "op_by_opcode",
-    "version_text", "parse_version",
+    "version_text", "parse_version", "TERMINATORS",
 ]
 
 #: Bytecode versions ``tileiras`` 13.4.92 accepts, oldest first.
@@ -102,6 +102,9 @@ OPS: dict[str, OpInfo] = {op.name: op for op in _ALL}
 STRUCTURAL_OPS: frozenset[str] = frozenset({"global", "entry", "module"})
 #: The 102 ops a function body may hold.
 BODY_OPS: tuple[str, ...] = tuple(name for name in OPS if name not in STRUCTURAL_OPS)
+#: The ops that end a block (and leave it: a region's yield, a loop's continue / break, the
+#: function's return).
+TERMINATORS: frozenset[str] = frozenset({"continue", "break", "yield", "return"})
 
 _BY_OPCODE = {op.opcode: op for op in _ALL}
 

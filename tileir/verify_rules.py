@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable
 
 from tileir.attr_rules import ftof_roundings
-from tileir.dialect import BODY_OPS
+from tileir.dialect import BODY_OPS, TERMINATORS
 from tileir.signatures import SIGNATURES, attr_of
 from tileir.types import F32, I1, Format, PointerType, TileType
 from tileir.verify_common import float_tile, int_tile, names_of, one_result, same_types, tile
@@ -26,8 +26,6 @@ from tileir.verify_shapes import SHAPE_RULES
 
 __all__ = ["VERIFY_RULES", "TERMINATORS"]
 
-#: ops that end a block
-TERMINATORS = frozenset({"continue", "break", "yield", "return"})
 
 _IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf")
 _ROUNDING = {"addf": _IEEE, "subf": _IEEE, "mulf": _IEEE, "fma": _IEEE,

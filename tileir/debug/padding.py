@@ -20,11 +20,11 @@ from tileir.debug.findings import Finding, Related, where
 from tileir.debug.flow import Flow
 from tileir.debug.opkinds import OP_KINDS, PLUMBING
 from tileir.debug.taint import TAINT_RULES, TaintContext, groups_at, spread
+from tileir.dialect import TERMINATORS
 from tileir.signatures import attr_of
 
 __all__ = ["find_padding_leaks"]
 
-_TERMINATORS = frozenset({"continue", "break", "yield", "return"})
 _SINK_GROUPS = {
     "store_view_tko": ("tile", "index"),
     "store_ptr_tko": ("pointers", "value", "mask"),
@@ -209,7 +209,7 @@ def find_padding_leaks(target, args=None, grid=None, *, masked: bool = False) ->
         op = step.op
         flow.before(op)
         ts = flow.operands(op)
-        if op.name in _TERMINATORS:
+        if op.name in TERMINATORS:
             flow.terminator(op, ts)
             continue
         if OP_KINDS.get(op.name) == "control":

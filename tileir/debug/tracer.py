@@ -29,6 +29,7 @@ from tileir.debug.launching import prepare
 from tileir.debug.optext import OpTexts, op_texts
 from tileir.debug.runner import Fault, block3, run
 from tileir.debug.summary import describe_values
+from tileir.dialect import TERMINATORS
 from tileir.errors import InterpretError
 from tileir.module import Loc, Module, Op
 from tileir.fake.values import from_scalar
@@ -36,7 +37,6 @@ from tileir.types import TOKEN, PointerType, TileType
 
 __all__ = ["Step", "MemoryAccess", "Trace", "trace_kernel", "normalize_blocks", "block3"]
 
-_TERMINATORS = frozenset({"continue", "break", "yield", "return"})
 _CONTROL = frozenset({"for", "loop", "if"})
 
 
@@ -211,7 +211,7 @@ class _Tracer:
                 flow = self._flow(block)
                 flow.before(op)
                 operands = tuple(flow.operands(op))
-                if op.name in _TERMINATORS:
+                if op.name in TERMINATORS:
                     flow.terminator(op, list(operands))
                 else:
                     if op.name in _CONTROL:

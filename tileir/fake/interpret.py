@@ -57,18 +57,16 @@ leaves them partly written).
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional, Sequence, TextIO
 
 import attrs
 import numpy as np
 
-from tileir.errors import InterpretError, TileIRError
-from tileir.fake.control import run_if, run_loop
-from tileir.fake.frames import Exit, Frame, all_lanes, compose
+from tileir.errors import InterpretError
+from tileir.fake.frames import Frame
+from tileir.fake.machine import Machine
 from tileir.fake.memory import Memory
-from tileir.fake.rules import NUMPY_RULES
-from tileir.fake.values import from_scalar, plain, value_dtype, widen
+from tileir.fake.values import from_scalar, value_dtype
 from tileir.formats import numpy_dtype
 from tileir.module import Module, Op, walk
 from tileir.numerics import dense_array
@@ -77,158 +75,8 @@ from tileir.types import PointerType, TileType
 __all__ = ["interpret", "execute", "Execution", "Fault", "Machine", "grid3", "block3",
            "linear_blocks"]
 
-_TERMINATORS = frozenset({"yield", "continue", "break", "return"})
-#: rules that take a ``values.TileGrid`` operand as it is (every other rule gets arrays)
-_GRID_AWARE = frozenset({"mmaf"})
 
 
-class Machine:
-    """One launch's interpreter state; also the ``ctx`` every rule receives."""
-
-    def __init__(self, kernel: str, memory: Memory, globals_: dict, grid: tuple[int, int, int],
-                 observer, stream: Optional[TextIO]):
-        self.kernel = kernel
-        self.memory = memory
-        self.globals = globals_
-        self.grid = grid
-        self.observer = observer
-        # either hook may be missing: a debugger that only follows memory, say
-        self.watch_ops = callable(getattr(observer, "after_op", None))
-        self.watch_memory = callable(getattr(observer, "on_memory", None))
-        if stream is None:
-            stream = getattr(observer, "print_stream", None) or sys.stdout
-        self.stream = stream
-        self.const_cache: dict[int, np.ndarray] = {}
-        self.frame: Optional[Frame] = None
-        self._alloca_scopes: list[list] = []
-        self.combining = 0
-
-    # -------------------------------------------------------------- services for the rules
-
-    @property
-    def b(self) -> int:
-        """Lanes (blocks) in the batch now running."""
-        return self.frame.size
-
-    @property
-    def block_ids(self) -> np.ndarray:
-        """``(b, 3)`` int32 block ids of the batch now running."""
-        return self.frame.block_ids
-
-    def error(self, op, message: str, lane: Optional[int] = None) -> InterpretError:
-        """An InterpretError naming the kernel, the op, its source line and the block."""
-        if lane is not None and self.frame is not None and self.frame.size:
-            x, y, z = (int(v) for v in self.frame.block_ids[min(lane, self.frame.size - 1)])
-            message = f"{message} (block ({x}, {y}, {z}))"
-        where = str(op.loc) if getattr(op, "loc", None) is not None else None
-        return InterpretError(message, kernel=self.kernel, op=op.name, where=where)
-
-    def memory_event(self, op, kind: str, buffer, elements: np.ndarray, mask: np.ndarray):
-        b = self.frame.size
-        self.observer.on_memory(op, kind, buffer, widen(np.asarray(elements), b),
-                                self.frame.block_ids, widen(np.asarray(mask), b))
-
-    def print_text(self, text: str) -> None:
-        self.stream.write(text)
-
-    def scoped_alloca(self, segment) -> None:
-        self._alloca_scopes[-1].append(segment)
-
-    def combine(self, op, block, elems: list, accs: list) -> list:
-        """Evaluate a reduce / scan combiner on whole arrays of (element, accumulator) pairs."""
-        parent = self.frame
-        frame = Frame(parent, None, parent.size, parent.block_ids, expand=elems[0].ndim - 1)
-        for i, (e, a) in enumerate(zip(elems, accs)):
-            frame.vals[block.args[2 * i].id] = e
-            frame.vals[block.args[2 * i + 1].id] = a
-        self.combining += 1
-        try:
-            exits = self.run_block(block, frame)
-        finally:
-            self.combining -= 1
-            self.frame = parent
-        if len(exits) != 1 or exits[0].kind != "yield":
-            raise self.error(op, "the combiner region must end in one yield")
-        return [np.asarray(v).astype(e.dtype, copy=False)
-                for v, e in zip(exits[0].values, elems)]
-
-    # -------------------------------------------------------------- running blocks
-
-    def observe(self, op, results: list, frame: Frame) -> None:
-        b = frame.size
-        shown = [widen(r, b) if isinstance(r, np.ndarray) and r.ndim else r for r in results]
-        self.observer.after_op(op, shown, frame.block_ids)
-
-    def _run_op(self, op, frame: Frame) -> None:
-        try:
-            if op.name in _GRID_AWARE:
-                args = [frame.get_lazy(v.id) for v in op.operands]
-            else:
-                args = [frame.get(v.id) for v in op.operands]
-        except KeyError as e:
-            raise self.error(op, f"operand %{e.args[0]} is used before it is defined") from None
-        rule = NUMPY_RULES.get(op.name)
-        if rule is None:
-            raise self.error(op, f"`{op.name}` is not an op of the dialect")
-        self.frame = frame
-        try:
-            results = rule(self, op, args)
-        except TileIRError:
-            raise
-        except Exception as e:  # a numpy refusal: name the op and where it was
-            raise self.error(op, f"{type(e).__name__}: {e}") from e
-        if len(results) != len(op.results):
-            raise self.error(op, f"the rule gave {len(results)} results for "
-                                 f"{len(op.results)} declared")
-        if self.watch_ops:  # an observer sees plain arrays
-            results = [plain(r) for r in results]
-        for v, r in zip(op.results, results):
-            frame.vals[v.id] = r
-        if self.watch_ops:
-            self.observe(op, results, frame)
-
-    def run_block(self, block, frame: Frame) -> list[Exit]:
-        """Run ``block`` on ``frame``'s lanes; the exits say which lanes left how."""
-        exits: list[Exit] = []
-        cur, cur_map = frame, None
-        scope: list = []
-        self._alloca_scopes.append(scope)
-        try:
-            for op in block.ops:
-                name = op.name
-                if name in _TERMINATORS:
-                    try:
-                        vals = [cur.get(v.id) for v in op.operands]
-                    except KeyError as e:
-                        raise self.error(op, f"operand %{e.args[0]} is used before it is "
-                                             "defined") from None
-                    if self.watch_ops:
-                        self.observe(op, [], cur)
-                    exits.append(Exit(name, cur_map, vals))
-                    return exits
-                if name == "if":
-                    escapes = run_if(self, op, cur)
-                elif name == "for" or name == "loop":
-                    escapes = run_loop(self, op, cur)
-                else:
-                    self._run_op(op, cur)
-                    continue
-                if not escapes:
-                    continue
-                gone = np.concatenate([all_lanes(e.lanes, cur.size) for e in escapes])
-                for e in escapes:
-                    exits.append(Exit(e.kind, compose(cur_map, all_lanes(e.lanes, cur.size)),
-                                      e.values))
-                if gone.size >= cur.size:
-                    return exits
-                keep = np.setdiff1d(np.arange(cur.size), gone)
-                cur, cur_map = Frame.sub(cur, keep), compose(cur_map, keep)
-            exits.append(Exit("yield", cur_map, []))  # an empty region yields nothing
-            return exits
-        finally:
-            self._alloca_scopes.pop()
-            for seg in scope:
-                self.memory.remove(seg)
 
 
 # ----------------------------------------------------------------------------- launches

@@ -3,7 +3,7 @@
 A rule is ``rule(ctx, op, args) -> list of results``: ``args`` are the operand
 values (numpy arrays with the batch axis first, or view objects), in operand
 order; the results follow ``op.results``.  ``ctx`` is the interpreter
-(:class:`tileir.fake.interpret.Machine`): ``ctx.b`` lanes now running and their
+(:class:`tileir.fake.machine.Machine`): ``ctx.b`` lanes now running and their
 ``ctx.block_ids``, ``ctx.grid``, ``ctx.memory`` and ``ctx.globals``,
 ``ctx.error(op, message, lane=...)`` (an InterpretError naming op, line and
 block), ``ctx.watch_memory`` / ``ctx.memory_event(...)`` for the observer,
