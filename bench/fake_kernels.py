@@ -5,9 +5,9 @@ beside plain numpy doing the same work (bench/fake_device.py times the two).
 * ``row_softmax``: softmax along rows of a ``rows x cols`` f32 matrix, ``per_block``
   rows a block, the row maximum and sum kept as ``[per_block, 1]`` (keepdims);
 * ``matmul``: ``c = a @ b`` in f32, ``tm x tn`` output tiles walking K in steps of ``tk``;
-* ``flash_attn``: attention forward ``softmax(q k^T * scale) v`` in f32 over ``n`` queries
-  and keys of width ``d``, ``bq`` queries a block, streaming keys and values ``bk`` at a time
-  with a running maximum and sum.
+* ``flash_attn``: the chapter's attention forward ``softmax(q k^T * scale) v``
+  (tileir/kernels/chapter.py) in f32 over ``n`` queries and keys of width ``d``, ``bq``
+  queries a block, streaming keys and values ``bk`` at a time with a running maximum and sum.
 
 :func:`case` records a kernel and makes its inputs: a :class:`Case` holds the
 recorded kernel, the launch's arguments, and the numpy function whose answer the
@@ -21,9 +21,9 @@ from typing import Callable
 import attrs
 import numpy as np
 
-from tileir import (F32, FREE_AXIS, In, Out, Scalar, cells, exp, for_range, full, load_at,
-                    load_cell, maximum, mma, reduce_max, reduce_sum, scalar, store_cell, trace,
-                    zeros)
+from tileir import (F32, FREE_AXIS, In, Out, Scalar, cells, exp, for_range, load_at, load_cell,
+                    mma, reduce_max, reduce_sum, store_cell, trace, zeros)
+from tileir.kernels import chapter
 
 __all__ = ["Case", "case", "SIZES", "NAMES"]
 
@@ -116,27 +116,6 @@ def matmul(rng, m: int, n: int, k: int, tm: int, tn: int, tk: int) -> Case:
 # ----------------------------------------------------------------------------- flash attention
 
 
-def _flash_body(n: int, bq: int, bk: int):
-    def body(q, k, v, o, scale):
-        tq = yield load_cell(q)
-        m0 = full([bq, 1], -np.inf, F32)
-        l0 = full([bq, 1], 0.0, F32)
-
-        def step(j, m, l, acc):
-            tk = yield load_at(k, [j])
-            s = mma(tq, tk.transpose(), 0.0) * scalar(scale)
-            m_new = maximum(m, reduce_max(s, keepdims=True))
-            p = exp(s - m_new)
-            alpha = exp(m - m_new)
-            l = l * alpha + reduce_sum(p, keepdims=True)
-            tv = yield load_at(v, [j])
-            return m_new, l, mma(p, tv, acc * alpha)
-
-        _m, l, acc = yield for_range(0, n // bk, step, init=(m0, l0, zeros(o)))
-        yield store_cell(o, acc / l)
-    return body
-
-
 def _np_attention(n: int, d: int):
     def run(q, k, v, o, scale):
         s = (q.reshape(n, d) @ k.reshape(n, d).T) * scale
@@ -148,7 +127,7 @@ def _np_attention(n: int, d: int):
 def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
     qo = cells([n, d], [bq, d])
     kv = cells([n, d], [bk, d], along=[FREE_AXIS, 1])
-    kernel = trace("bench_flash_attn", _flash_body(n, bq, bk), In(F32, qo), In(F32, kv),
+    kernel = trace("bench_flash_attn", chapter.flash_attn, In(F32, qo), In(F32, kv),
                    In(F32, kv), Out(F32, qo), Scalar(F32))
     q, k, v = (rng.standard_normal(n * d, dtype=np.float32) for _ in range(3))
     scale = np.float32(1.0 / np.sqrt(d))

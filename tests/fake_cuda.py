@@ -9,13 +9,19 @@ fake device's interpreter on host copies of the buffers the pointers address,
 and writes the buffers the kernel changed back into device memory.
 
 ``RealBindingShapes`` wraps the real cuda-python module on a machine without
-libcuda, to prove each call's arguments are accepted.
+libcuda, to prove each call's arguments are accepted; :func:`real_binding_shapes`
+makes one, or skips the test where that cannot be done.  :func:`run_without_cuda`
+runs code in a fresh interpreter that cannot import cuda-python and checks it
+imported none of it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import enum
+import subprocess
+import sys
+from pathlib import Path
 from typing import Callable, Optional
 
 import numpy as np
@@ -335,3 +341,34 @@ class RealBindingShapes:
             return self.answers.get(name, (self.CUresult.CUDA_SUCCESS,))
 
         return call
+
+
+def real_binding_shapes() -> RealBindingShapes:
+    """:class:`RealBindingShapes` over the installed cuda-python; skips the calling test
+    where cuda-python is missing or an NVIDIA driver is present (there the real calls would
+    run, and the device checks cover that machine)."""
+    real = pytest.importorskip("cuda.bindings.driver", reason="cuda-python is not installed")
+    try:
+        real.cuInit(0)
+    except RuntimeError:
+        pass  # no NVIDIA driver here: what these tests need
+    else:
+        pytest.skip("an NVIDIA driver is present; the device checks cover this machine")
+    return RealBindingShapes(real)
+
+
+#: Makes importing cuda-python fail outright in the interpreter that runs this first.
+_NO_CUDA = "import sys\nsys.modules['cuda.bindings.driver'] = sys.modules['cuda.cuda'] = None\n"
+#: Fails unless the code before it left every cuda-python module unimported.
+_NONE_IMPORTED = ("assert not [m for m, v in sys.modules.items()\n"
+                  "            if v is not None and m.startswith(('cuda.bindings', 'cuda.cuda'))]\n")
+
+
+def run_without_cuda(code: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter (in the checkout) where importing cuda-python
+    fails; asserts it succeeded and imported no cuda-python module.  Answers the process
+    (its ``stdout`` as text)."""
+    done = subprocess.run([sys.executable, "-c", _NO_CUDA + code + _NONE_IMPORTED],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    return done

@@ -12,14 +12,12 @@ Everything up to the driver call is the code a GPU would run.
 from __future__ import annotations
 
 import struct
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from fake_cuda import OPEN_SEQUENCE, CUresult, FakeDriver, RealBindingShapes, interpreting
+from fake_cuda import (OPEN_SEQUENCE, CUresult, FakeDriver, interpreting, real_binding_shapes,
+                       run_without_cuda)
 from test_real_arrays import FakeCai, FakeCudaTensor
 from test_real_cubin import needs_tileiras
 from tileir import (DYN_DIM, F32, F64, In, Out, Scalar, cells, load_cell, scalar, store_cell,
@@ -34,8 +32,6 @@ from tileir.real.cubin import EIATTR
 from tileir.real.driver import LAUNCH_BLOCK
 from tileir.real.params import check_against_cubin, layout
 from tileir.types import BF16, I1, I32, TileType
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
@@ -80,21 +76,15 @@ def host_program(dev, kernel, inputs, grid=None):
 # -- nothing happens until the device is used ---------------------------------------------------
 
 def test_importing_tileir_real_touches_no_cuda():
-    code = ("import sys\n"
-            "sys.modules['cuda.bindings.driver'] = sys.modules['cuda.cuda'] = None\n"
-            "import tileir.real\n"
-            "assert 'tileir.real.device' not in sys.modules\n"
-            "from tileir.real import RealDevice\n"
-            "from tileir import F32, DeviceUnavailableError\n"
-            "dev = RealDevice()\n"
-            "try:\n"
-            "    dev.alloc(F32, 4)\n"
-            "except DeviceUnavailableError as err:\n"
-            "    print(err)\n"
-            "assert not [m for m, v in sys.modules.items()\n"
-            "            if v is not None and m.startswith(('cuda.bindings', 'cuda.cuda'))]\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    done = run_without_cuda("import tileir.real\n"
+                            "assert 'tileir.real.device' not in sys.modules\n"
+                            "from tileir.real import RealDevice\n"
+                            "from tileir import F32, DeviceUnavailableError\n"
+                            "dev = RealDevice()\n"
+                            "try:\n"
+                            "    dev.alloc(F32, 4)\n"
+                            "except DeviceUnavailableError as err:\n"
+                            "    print(err)\n")
     assert done.stdout.strip() == ("tileir: the real device needs cuda-python, which is not "
                                    "installed: pip install 'tileir[gpu]' (or pip install "
                                    "cuda-python)")
@@ -400,14 +390,7 @@ def test_close_frees_everything():
 
 @needs_tileiras
 def test_argument_shapes_against_the_real_cuda_python():
-    real = pytest.importorskip("cuda.bindings.driver", reason="cuda-python is not installed")
-    try:
-        real.cuInit(0)
-    except RuntimeError:
-        pass  # no NVIDIA driver here: what this test needs
-    else:
-        pytest.skip("an NVIDIA driver is present; the device check covers this machine")
-    shapes = RealBindingShapes(real)
+    shapes = real_binding_shapes()
     dev = RealDevice(driver=shapes)
     assert dev.card_name == "NVIDIA Placeholder"
     kernel = axpy_kernel()

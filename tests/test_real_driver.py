@@ -10,14 +10,12 @@ the real driver does.
 from __future__ import annotations
 
 import struct
-import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from fake_cuda import OPEN_SEQUENCE, CUresult, FakeDriver, RealBindingShapes
+from fake_cuda import OPEN_SEQUENCE, CUresult, FakeDriver, real_binding_shapes, run_without_cuda
 from test_real_arrays import FakeCai
 from test_real_cubin import entry_bytecode, needs_tileiras, ptr, scalar
 from tileir.errors import DeviceUnavailableError, LaunchError
@@ -29,14 +27,7 @@ from tileir.types import F16, F32, I32
 
 def test_importing_the_module_touches_no_cuda():
     # In a fresh interpreter where importing cuda-python would fail outright.
-    code = ("import sys\n"
-            "sys.modules['cuda.bindings.driver'] = sys.modules['cuda.cuda'] = None\n"
-            "import tileir.real.driver, tileir.real.arrays, tileir.real.cache\n"
-            "assert not [m for m, v in sys.modules.items()\n"
-            "            if v is not None and m.startswith(('cuda.bindings', 'cuda.cuda'))]\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[1])
-    assert done.returncode == 0, done.stderr
+    run_without_cuda("import tileir.real.driver, tileir.real.arrays, tileir.real.cache\n")
 
 
 def test_without_cuda_python(monkeypatch):
@@ -272,14 +263,7 @@ def test_another_thread_binds_the_context_first():
 
 @needs_tileiras
 def test_argument_shapes_against_the_real_cuda_python(vadd_code):
-    real = pytest.importorskip("cuda.bindings.driver", reason="cuda-python is not installed")
-    try:
-        real.cuInit(0)
-    except RuntimeError:
-        pass  # no NVIDIA driver here: what this test needs
-    else:
-        pytest.skip("an NVIDIA driver is present; the device tests cover this machine")
-    shapes = RealBindingShapes(real)
+    shapes = real_binding_shapes()
     ctx = CudaContext(driver=shapes)
     buf = ctx.alloc(64)
     ctx.copy_in(buf, np.zeros(16, np.float32))

@@ -21,7 +21,7 @@ from tileir.errors import EncodeError
 from tileir.module import Bounded, Dense, DivBy, Hints, SameElements, Scalar
 from tileir.types import Format, TileType
 from tileir.encode.pools import Pools, ReadPools
-from tileir.encode.wire import Sink, Source
+from tileir.encode.wire import Sink, Source, as_int64
 
 __all__ = ["write_tagged", "read_tagged", "write_hints", "read_hints", "float_width", "TAG"]
 
@@ -50,6 +50,10 @@ def write_tagged(s: Sink, value, pools: Pools) -> None:
         s.varint(TAG["bool"])
         s.byte(int(value))
     elif isinstance(value, int):
+        # an i32 as a Python int: signed, or its unsigned pattern; wider would wrap around
+        if not -(1 << 31) <= value < 1 << 32:
+            raise EncodeError(f"integer {value} is outside the i32 field's range "
+                              f"{-(1 << 31)} .. {(1 << 32) - 1} (signed or its unsigned pattern)")
         write_tagged(s, Scalar(_I32, value & 0xFFFFFFFF), pools)
     elif isinstance(value, Scalar):
         fmt = value.format
@@ -68,8 +72,8 @@ def write_tagged(s: Sink, value, pools: Pools) -> None:
             payload = _scalar_payload(fmt, value.bits)
             if float_width(fmt) <= 8:
                 s.byte(payload)
-            else:
-                s.svarint(payload)
+            else:  # the pattern is unsigned; the field holds it as the int64 of its bits
+                s.svarint(as_int64(payload))
     elif isinstance(value, str):
         s.varint(TAG["string"])
         s.varint(pools.string(value))
@@ -84,20 +88,21 @@ def write_tagged(s: Sink, value, pools: Pools) -> None:
         s.varint(pools.constant(value.data))
     elif isinstance(value, DivBy):
         s.varint(TAG["div_by"])
-        s.varint(value.divisor)
+        s.varint(value.divisor, "div_by divisor")
         s.byte((value.every is not None) | (value.along is not None) << 1)
-        for part in (value.every, value.along):
+        for part, what in ((value.every, "div_by every"), (value.along, "div_by along")):
             if part is not None:
-                s.svarint(part)
+                s.svarint(part, what)
     elif isinstance(value, SameElements):
         s.varint(TAG["same_elements"])
-        s.ints(value.values, 8)
+        s.ints(value.values, 8, "same_elements group")
     elif isinstance(value, Bounded):
         s.varint(TAG["bounded"])
         s.byte((value.lower is not None) | (value.upper is not None) << 1)
-        for part in (value.lower, value.upper):
+        for part, what in ((value.lower, "bounded lower bound"),
+                           (value.upper, "bounded upper bound")):
             if part is not None:
-                s.svarint(part)
+                s.svarint(part, what)
     elif isinstance(value, Hints):
         s.varint(TAG["hints"])
         write_hints(s, value, pools)

@@ -33,7 +33,7 @@ def _default_bytes(kind: str, default) -> Optional[bytes]:
     s = Sink()
     try:
         _write_plain_attr(s, kind, default)
-    except (ValueError, TypeError, OverflowError, KeyError):
+    except (ValueError, TypeError, OverflowError, KeyError, EncodeError):
         return None  # the writer raises its own error for it, op by op
     return bytes(s.buf)
 
@@ -417,6 +417,12 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
             raise scope.fail(f"attribute kind {kind} has no encoding", op)
     except (ValueError, TypeError, OverflowError, AttributeError) as e:
         raise scope.fail(f"attribute {name} = {value!r} cannot be written: {e}", op) from None
+    except EncodeError as e:
+        if e.op is not None:  # scope.fail above: it names the fault already
+            raise
+        # a field the wire refused (a value past its range): say which attribute holds it
+        raise scope.fail(f"attribute {name} = {value!r} cannot be written: {e.message}",
+                         op) from None
 
 
 def _write_plain_attr(s: Sink, kind: str, value) -> None:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from tileir.errors import DecodeError
+from tileir.errors import DecodeError, EncodeError
 
-__all__ = ["MAGIC", "PAD", "SECTION", "SECTION_NAMES", "Sink", "Source", "zigzag", "unzigzag"]
+__all__ = ["MAGIC", "PAD", "SECTION", "SECTION_NAMES", "Sink", "Source", "zigzag", "unzigzag",
+           "as_int64", "INT64_MIN", "INT64_MAX", "U64_MAX"]
 
 MAGIC = b"\x7fTileIR\x00"
 #: The byte that fills alignment padding.
@@ -31,14 +32,26 @@ SECTION = {"end": 0, "string": 1, "func": 2, "debug": 3, "constant": 4, "type": 
 SECTION_NAMES = {v: k for k, v in SECTION.items()}
 
 _U64 = (1 << 64) - 1
+#: The ranges of the format's integer fields: a signed varint holds an int64, a varint a u64.
+INT64_MIN, INT64_MAX, U64_MAX = -(1 << 63), (1 << 63) - 1, _U64
 
 
-def zigzag(value: int) -> int:
-    """The zigzag code of a 64-bit two's-complement value (as the C++ writer computes it)."""
-    v = value & _U64
-    if v >= 1 << 63:
-        v -= 1 << 64
-    return ((v << 1) ^ (v >> 63)) & _U64
+def _out_of_range(what: str, value: int, low: int, high: int) -> EncodeError:
+    # Python ints never overflow, so a value past a field's range would otherwise be written
+    # wrapped around (another number) or fail with a bare OverflowError: name both instead.
+    return EncodeError(f"{what} {value} is outside the field's range {low} .. {high}")
+
+
+def zigzag(value: int, what: str = "signed varint") -> int:
+    """The zigzag code of an int64 ``value`` (as the C++ writer computes it).
+
+    Raises :class:`~tileir.errors.EncodeError` naming ``what``, the value and the
+    int64 range when ``value`` lies outside it (an unsigned bit pattern must be
+    converted with :func:`as_int64` first).
+    """
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise _out_of_range(what, value, INT64_MIN, INT64_MAX)
+    return ((value << 1) ^ (value >> 63)) & _U64
 
 
 def unzigzag(code: int) -> int:
@@ -46,8 +59,21 @@ def unzigzag(code: int) -> int:
     return (code >> 1) ^ -(code & 1)
 
 
+def as_int64(pattern: int) -> int:
+    """The int64 whose two's-complement bits are the unsigned 64-bit ``pattern``
+    (how the C++ writer sees a float's bit pattern before zigzagging it)."""
+    if not 0 <= pattern <= _U64:
+        raise _out_of_range("64-bit pattern", pattern, 0, _U64)
+    return pattern - (1 << 64) if pattern > INT64_MAX else pattern
+
+
 class Sink:
-    """A growing byte buffer with the writers the format needs."""
+    """A growing byte buffer with the writers the format needs.
+
+    Every integer writer refuses a value its field cannot hold with an
+    :class:`~tileir.errors.EncodeError` naming ``what`` the field is, the value
+    and the range; none wraps a value around.
+    """
 
     def __init__(self) -> None:
         self.buf = bytearray()
@@ -55,30 +81,41 @@ class Sink:
     def __len__(self) -> int:
         return len(self.buf)
 
-    def byte(self, value: int) -> None:
-        self.buf.append(value)
+    def byte(self, value: int, what: str = "byte") -> None:
+        """One byte, 0 .. 255."""
+        try:
+            self.buf.append(value)
+        except ValueError:
+            raise _out_of_range(what, value, 0, 0xFF) from None
 
     def raw(self, data: bytes) -> None:
         self.buf.extend(data)
 
-    def varint(self, value: int) -> None:
+    def varint(self, value: int, what: str = "varint") -> None:
+        """An unsigned LEB128 varint, 0 .. 2**64-1."""
         if 0 <= value < 0x80:  # most varints (indices, counts, tags) take one byte
             self.buf.append(value)
             return
         if value < 0 or value > _U64:
-            raise ValueError(f"varint {value} is outside 0 .. 2^64-1")
+            raise _out_of_range(what, value, 0, _U64)
         while value >= 0x80:
             self.buf.append((value & 0x7F) | 0x80)
             value >>= 7
         self.buf.append(value)
 
-    def svarint(self, value: int) -> None:
-        self.varint(zigzag(value))
+    def svarint(self, value: int, what: str = "signed varint") -> None:
+        """A zigzag varint of an int64, -2**63 .. 2**63-1."""
+        self.varint(zigzag(value, what))
 
-    def word(self, value: int, width: int) -> None:
-        self.buf.extend((value & ((1 << (8 * width)) - 1)).to_bytes(width, "little"))
+    def word(self, value: int, width: int, what: str = "word") -> None:
+        """An unsigned little-endian word of ``width`` bytes, 0 .. 2**(8*width)-1."""
+        try:
+            self.buf += int(value).to_bytes(width, "little")
+        except OverflowError:
+            raise _out_of_range(f"{width}-byte {what}", value, 0, (1 << (8 * width)) - 1) \
+                from None
 
-    def ints(self, values, width: int) -> None:
+    def ints(self, values, width: int, what: str = "signed word") -> None:
         """A count, then each value as a signed little-endian word of ``width`` bytes."""
         buf = self.buf
         if len(values) < 0x80:
@@ -86,7 +123,11 @@ class Sink:
         else:
             self.varint(len(values))
         for v in values:
-            buf += int(v).to_bytes(width, "little", signed=True)
+            try:
+                buf += int(v).to_bytes(width, "little", signed=True)
+            except OverflowError:
+                half = 1 << (8 * width - 1)
+                raise _out_of_range(f"{width}-byte {what}", int(v), -half, half - 1) from None
 
     def pad_to(self, alignment: int, base: int = 0) -> None:
         """Pad with 0xCB until ``base + len`` is a multiple of ``alignment``."""

@@ -84,12 +84,6 @@ class FakeDevice(Device):
         start = buf.handle.__array_interface__["data"][0]
         return (start, start + max(1, buf.handle.nbytes))
 
-    def _buffer_of(self, fmt: Format, array) -> Buffer:
-        arr = np.asarray(array)
-        buf = self.alloc(fmt, arr.size)
-        self.copy_in(buf, arr.reshape(-1))
-        return buf
-
     # -- launch --------------------------------------------------------------------------
     def _tolerance(self, kernel, fmt: Format) -> Optional[Tolerance]:
         if kernel.name in self.tolerances:
@@ -140,23 +134,21 @@ class FakeDevice(Device):
                 _write_back(a, new)
         return LaunchReport(kernel.name, plan.grid, self.mode, tuple(verdicts))
 
-    def run(self, kernel, *arrays, grid: Optional[Sequence[int]] = None) -> list:
-        """Allocate, copy in, launch and copy out in one call (see :meth:`Device.run`).
-
-        The buffers are this call's own: in ``interpret`` mode the interpreter may write
-        them in place (a launch that fails leaves nothing behind to see), and the arrays
-        returned are the buffers' own arrays, not further copies.
-        """
-        # as Device.run stages them: a buffer per array, numbers for Scalars, extras as given
-        params = list(kernel.params) + [None] * (len(arrays) - len(kernel.params))
-        args = [a if p is None or p.role == "Scalar" else self._buffer_of(p.format, a)
-                for p, a in zip(params, arrays)]
+    # run() stages its buffers with the base class's loop; these hooks are what differs
+    def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> LaunchReport:
+        """:meth:`Device.run`'s launch: its buffers are the call's own, so in ``interpret``
+        mode the interpreter may write them in place (a launch that fails leaves nothing
+        behind to see)."""
         plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
         owned = ()
         if self.mode == "interpret":
             owned = frozenset(i for i, a in enumerate(args) if isinstance(a, Buffer))
-        self._run(kernel, plan, args, owned)
-        return [a.handle if isinstance(a, Buffer) else a for a in args]
+        return self._run(kernel, plan, args, owned)
+
+    def _staged_out(self, buf: Buffer) -> np.ndarray:
+        """:meth:`Device.run` hands out the buffers' own arrays, not further copies (nobody
+        else holds the buffers)."""
+        return buf.handle
 
     def _compare(self, kernel, plan: LaunchPlan, args, got: list, expected: list) -> list:
         verdicts = []

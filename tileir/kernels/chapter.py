@@ -209,11 +209,12 @@ ATT_N, ATT_D, FA_BQ, FA_BK = 64, 32, 32, 32
 
 
 def flash_attn(q, k, v, o, scale):
-    """Attention forward, one block of 32 queries per block, streaming keys and values in
-    blocks of 32 with a running maximum and sum (three carried values)."""
+    """Attention forward, one cell of queries per block, streaming keys and values a cell
+    at a time with a running maximum and sum (three carried values).  Sizes and format
+    come from the markers (the chapter: 32 queries a block, keys in blocks of 32, f64)."""
     tq = yield load_cell(q)
-    m0 = full([FA_BQ, 1], -np.inf, F64)
-    l0 = full([FA_BQ, 1], 0.0, F64)
+    m0 = full([tq.shape[0], 1], -np.inf, o.format)
+    l0 = full([tq.shape[0], 1], 0.0, o.format)
 
     def step(j, m, l, acc):
         tk = yield load_at(k, [j])
@@ -226,7 +227,7 @@ def flash_attn(q, k, v, o, scale):
         acc = mma(p, tv, acc * alpha)
         return m_new, l, acc
 
-    m, l, acc = yield for_range(0, ATT_N // FA_BK, step, init=(m0, l0, zeros(o)))
+    m, l, acc = yield for_range(0, k.cells.counts[0], step, init=(m0, l0, zeros(o)))
     yield store_cell(o, acc / l)
 
 
