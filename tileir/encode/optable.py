@@ -37,7 +37,7 @@ from typing import Optional
 
 import attrs
 
-from tileir.dialect import BODY_OPS, OPS
+from tileir.dialect import BODY_OPS, OPS, TERMINATORS
 from tileir.numerics import element_bytes
 from tileir.signatures import SIGNATURES
 from tileir.types import (Format, GatherScatterViewType, PartitionViewType, StridedViewType,
@@ -48,8 +48,6 @@ __all__ = ["OpCodec", "OP_CODECS", "TERMINATORS", "ENUM_VALUE_SINCE", "MAX_OPCOD
 
 V1, V2, V3, V4 = (13, 1), (13, 2), (13, 3), (13, 4)
 
-#: Ops that end a block.
-TERMINATORS = frozenset({"continue", "break", "yield", "return"})
 
 # ---------------------------------------------------------------- facts beyond the signatures
 
