@@ -11,11 +11,14 @@ from tileir.debug import op_texts, trace_kernel
 from tileir.debug.runner import run as debug_run
 from tileir.debug.summary import describe
 from tileir.fake.interpret import interpret
+from tileir.kernels.common import ulp
+from tileir.kernels.floatref import round_to
 from tileir.kernels.registry import get, specs
 from debug_kernels import DEBUG_KERNELS, adds_floats_atomically
 from tileir.launch import ArgInfo, check_launch, entry_values
 from tileir.lower.render import render
 from tileir.module import walk
+from tileir.signatures import attr_of
 from tileir.types import TOKEN, PointerType, TileType
 
 _ARITH = {"addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide,
@@ -132,11 +135,50 @@ def test_trace_chosen_block_loop_visits_and_operands_recomputed():
     assert np.allclose(t.outputs[3], ref)
 
 
-@pytest.mark.parametrize("name", DEBUG_KERNELS)
-def test_every_step_operand_is_known_and_recomputes_the_result(name):
+_DIRECTED = ("zero", "negative_inf", "positive_inf")
+#: Ops whose exact result float64 holds for operands of at most 24 significant bits.
+_EXACT_IN_F64 = ("addf", "subf", "mulf")
+
+
+def _rounding(op):
+    try:
+        return attr_of(op, "rounding")
+    except KeyError:  # an op without a rounding attribute rounds nearest-even, if at all
+        return None
+
+
+def _recomputes(s) -> str:
+    """Check one arithmetic step's result against numpy; answers how: "directed" (recomputed
+    in float64 and rounded to the result's format in the op's rounding mode, compared
+    exactly), "plain" (numpy in the operands' format, within rtol 1e-5) or "" (no rule)."""
+    fn = _ARITH.get(s.op.name)
+    if fn is None:
+        return ""
+    mode = _rounding(s.op)
+    fmt = s.op.results[0].type.element
+    operands = [np.asarray(o) for o in s.operands]
+    if mode in _DIRECTED and s.op.name in _EXACT_IN_F64 and fmt.name != "f64":
+        with np.errstate(all="ignore"):
+            exact = fn(*[o.astype(np.float64) for o in operands])
+        want = round_to(exact, fmt, mode)
+        got = np.asarray(s.values[0]).astype(np.float64)
+        assert np.array_equal(got, want, equal_nan=True), (s.index, s.text, mode)
+        return "directed"
+    with np.errstate(all="ignore"):
+        want = fn(*operands)
+    # a directed rounding this rule cannot redo exactly is within an ulp of nearest
+    rtol = 2 * ulp(fmt) if mode in _DIRECTED else 1e-5
+    assert np.allclose(s.values[0], want, rtol=rtol, equal_nan=True), (s.index, s.text)
+    return "plain"
+
+
+def _check_steps(name) -> list:
+    """Trace kernel ``name``: every step's operands are known and every arithmetic step
+    recomputes; answers how each arithmetic step was checked."""
     _, kernel, args, grid = _inputs(name)
     t = trace_kernel(kernel, args, grid)
     assert t.error is None and t.traced_blocks()
+    how = []
     for s in t.steps:
         if s.op.name in ("yield", "return") or s.op.name.startswith("make_"):
             continue
@@ -144,11 +186,23 @@ def test_every_step_operand_is_known_and_recomputes_the_result(name):
             # only pointer parameters and tokens have no value to show
             pointer = isinstance(v.type, TileType) and isinstance(v.type.element, PointerType)
             assert o is not None or pointer or v.type == TOKEN, (s.index, s.text)
-        fn = _ARITH.get(s.op.name)
-        if fn is not None:
-            with np.errstate(all="ignore"):
-                want = fn(*[np.asarray(o) for o in s.operands])
-            assert np.allclose(s.values[0], want, equal_nan=True), (s.index, s.text)
+        checked = _recomputes(s)
+        if checked:
+            how.append(checked)
+    return how
+
+
+@pytest.mark.parametrize("name", DEBUG_KERNELS)
+def test_every_step_operand_is_known_and_recomputes_the_result(name):
+    _check_steps(name)
+
+
+@pytest.mark.parametrize("name", ["round_add_zero_f16", "round_sub_positive_inf_bf16",
+                                  "round_mul_negative_inf_f16", "round_add_negative_inf_f32"])
+def test_directed_rounding_steps_recompute_exactly_in_their_mode(name):
+    # one ulp of f16 (1e-3) is far outside the plain rule's rtol: only a recomputation in
+    # the op's own rounding mode agrees bit for bit
+    assert "directed" in _check_steps(name)
 
 
 def test_trace_refuses_a_block_outside_the_grid():

@@ -88,6 +88,11 @@ def _ftof(ctx, op, args):
             out = (bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)
         elif mode == "zero":
             out = bits & np.uint32(0xFFFFE000)
+        elif mode in ("negative_inf", "positive_inf"):
+            # the magnitude rounds up where the mode points away from zero for the sign
+            # (f16, bf16, fp8, fp4 -> tf32 take these; there they are exact)
+            up = (bits >> np.uint32(31) == 1) == (mode == "negative_inf")
+            out = np.where(up, bits + np.uint32(0x1FFF), bits) & np.uint32(0xFFFFE000)
         else:
             raise ctx.error(op, f"rounding<{mode}> into tf32 is not emulated")
         return [np.where(np.isfinite(x32), out, bits).view(np.float32)]

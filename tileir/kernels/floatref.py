@@ -127,8 +127,21 @@ def round_to(x, fmt: Format, mode: str = "nearest_even") -> np.ndarray:
     if fmt.name == "f32":
         return _round_wide(x, np.dtype(np.float32), mode).astype(np.float64)
     if fmt.name == "tf32":
-        return to_tf32(np.asarray(x, np.float64).astype(np.float32), mode).astype(np.float64)
+        return to_tf32(_f32_for_tf32(x, mode), mode).astype(np.float64)
     return _round_table(x, fmt.name, mode)
+
+
+def _f32_for_tf32(x, mode: str) -> np.ndarray:
+    """float64 values as float32 from which rounding to tf32 by ``mode`` gives the right tf32
+    value: a directed mode rounds the same way twice (tf32 values are float32 values), a
+    nearest mode rounds to odd first (so a value just off a tf32 tie cannot land on it)."""
+    x = np.asarray(x, np.float64)
+    if mode in ("zero", "negative_inf", "positive_inf"):
+        return _round_wide(x, np.dtype(np.float32), mode)
+    down = _round_wide(x, np.dtype(np.float32), "zero")
+    inexact = np.isfinite(x) & (down.astype(np.float64) != x)
+    bits = down.view(np.uint32) | inexact.astype(np.uint32)
+    return bits.view(np.float32)
 
 
 def to_bits(values: np.ndarray, fmt: Format) -> np.ndarray:
@@ -144,14 +157,20 @@ def to_bits(values: np.ndarray, fmt: Format) -> np.ndarray:
 
 
 def to_tf32(x: np.ndarray, mode: str = "nearest_even") -> np.ndarray:
-    """f32 values rounded to tf32 (10 fraction bits), kept in f32: ``nearest_even``,
-    ``nearest_away`` or ``zero`` (the modes the dialect allows for f32 -> tf32).  The
-    sign bit is outside the rounded bits, so these work on the magnitude as they should."""
+    """f32 values rounded to tf32 (10 fraction bits), kept in f32, by any of :data:`MODES`
+    (f32 -> tf32 takes nearest_even, nearest_away or zero; exact conversions from narrower
+    formats take the infinities too).  The sign bit is outside the rounded bits, so these
+    work on the magnitude; a directed mode rounds the magnitude up where it points away
+    from zero for the value's sign."""
     b = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    negative = (b >> np.uint64(31)) == 1
     if mode == "nearest_even":
         b = b + np.uint64(0xFFF) + ((b >> np.uint64(13)) & np.uint64(1))
     elif mode == "nearest_away":
         b = b + np.uint64(0x1000)
+    elif mode in ("positive_inf", "negative_inf"):
+        up = negative if mode == "negative_inf" else ~negative
+        b = np.where(up, b + np.uint64(0x1FFF), b)
     elif mode != "zero":
-        raise ValueError(f"f32 -> tf32 rounds nearest_even, nearest_away or zero, not {mode}")
+        raise ValueError(f"rounding mode {mode!r} is not one of {', '.join(MODES)}")
     return (b & ~np.uint64(0x1FFF)).astype(np.uint32).view(np.float32)

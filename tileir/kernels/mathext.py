@@ -1,9 +1,9 @@
 """Arithmetic with its attributes: rounding modes, flush-to-zero, NaN propagation, every
 comparison predicate and ordering, integer overflow promises, unsigned integer ops.
 
-* ``round_<op>_<mode>_<fmt>``: an IEEE operation rounded toward zero or an infinity; the
-  references compute the exact result in f64 (sums and products of two f32 / f16 values
-  are exact there) and round it by table (:mod:`tileir.kernels.floatref`).
+* ``round_<op>_<mode>_<fmt>``: an IEEE operation (f32, f16, bf16) rounded toward zero or an
+  infinity; the references compute the exact result in f64 (sums and products of two f32 /
+  f16 / bf16 values are exact there) and round it by table (:mod:`tileir.kernels.floatref`).
 * ``approx_*`` / ``full_div_f32``: the fast forms (``approx``: f32 only) within the
   accuracy PTX documents for them (div.approx 2 ulp, ex2.approx about 2 ulp of the
   result, tanh.approx 2^-11 relative, sqrt.approx 1 ulp; div.full 2 ulp).
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (F16, F32, F64, I8, I16, I32, I64, absolute, add, compare, convert, div, exp,
-                    exp2, fma, maximum, minimum, mul, neg, pow, rem, rsqrt, shl, shr, sqrt, sub,
-                    tanh)
+from tileir import (BF16, F16, F32, F64, I8, I16, I32, I64, absolute, add, compare, convert, div,
+                    exp, exp2, fma, maximum, minimum, mul, neg, pow, rem, rsqrt, shl, shr, sqrt,
+                    sub, tanh)
 from tileir.kernels.common import ew_spec, exact, ints, tol, uniform
 from tileir.kernels.floatref import round_to
 from tileir.kernels.registry import Tolerance
@@ -37,16 +37,22 @@ def _ew(name, fn, ins, out, ref, gens, tolerance=None, doc="", family="arith") -
 
 def _roundings() -> None:
     ops = {"add": (add, np.add), "sub": (sub, np.subtract), "mul": (mul, np.multiply)}
-    # f32 only for now: tests/test_debug_trace.py recomputes each step with plain numpy
-    # (nearest-even) and compares within rtol 1e-5, which one f16 ulp (1e-3) of a directed
-    # rounding exceeds; add F16 here once that test reads the rounding attribute
+    # f16 and bf16 too: tileiras 13.4.92 assembles addf / subf / mulf of both with each
+    # directed rounding (nearest_away it refuses for all three: "invalid rounding mode")
     for (op, mode) in (("add", "zero"), ("sub", "positive_inf"), ("mul", "negative_inf"),
                        ("add", "negative_inf"), ("mul", "zero")):
-        for fmt in (F32,):
+        for fmt in (F32, F16, BF16):
             fn, np_fn = ops[op]
 
-            def ref(a, b, np_fn=np_fn, mode=mode, fmt=fmt):
-                return round_to(np_fn(a.astype(np.float64), b.astype(np.float64)), fmt, mode)
+            def ref(a, b, np_fn=np_fn, mode=mode, fmt=fmt, op=op):
+                x, y = a.astype(np.float64), b.astype(np.float64)
+                out = round_to(np_fn(x, y), fmt, mode)
+                if mode == "negative_inf" and op != "mul":
+                    # IEEE 754: an exact zero sum is -0 rounding down, unless both addends
+                    # are +0 (numpy's float64 sum, rounded to nearest, gives +0)
+                    plus = (x == 0) & ~np.signbit(x) & (y == 0) & (np.signbit(y) == (op == "sub"))
+                    out = np.where((out == 0) & (np_fn(x, y) == 0) & ~plus, -0.0, out)
+                return out
 
             _ew(f"round_{op}_{mode}_{fmt}",
                 lambda x, y, fn=fn, mode=mode: fn(x, y, rounding=mode), (fmt, fmt), fmt, ref,
