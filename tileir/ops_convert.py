@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from tileir.attr_rules import ftof_roundings
+from tileir.attr_rules import ftof_compiles, ftof_roundings
 from tileir.source import user_loc
 from tileir.tile import Tile, as_tile, drop_defaults, refuse
 from tileir.types import I1, I8, I64, PTR_ATTRS, Format, PointerType
@@ -27,7 +27,7 @@ def _kind(fmt: Format) -> str:
     return "float" if fmt.is_float else "int"
 
 
-def convert(t, fmt: Format, rounding: Optional[str] = None, signed: bool = True, *,
+def convert(t, fmt: Format, rounding: Optional[str] = None, signed: Optional[bool] = None, *,
             saturating: bool = False, overflow: Optional[str] = None) -> Tile:
     """``t`` in format ``fmt``: ``ftof``, ``itof``, ``ftoi``, ``exti`` or ``trunci`` as the
     formats need.
@@ -35,7 +35,9 @@ def convert(t, fmt: Format, rounding: Optional[str] = None, signed: bool = True,
     ``rounding``: ftof takes nearest_even (default), zero, negative_inf, positive_inf or
     nearest_away where the pair allows (into fp8 / fp4 nearest_even only; into f8E8M0FNU
     ``zero`` or ``positive_inf``, which must be given).  ``signed``: how itof / ftoi / exti
-    read or make integers.  ``saturating`` (ftoi, 13.4): out-of-range values clamp.
+    read or make integers (default: signed, except an i1 source, a mask, which reads as 0 or
+    1; ``signed=True`` reads a true i1 as -1).  ``saturating`` (ftoi, 13.4): out-of-range
+    values clamp.
     ``overflow`` (trunci): a promise about the dropped bits.
     """
     t = as_tile(t, None, "convert")
@@ -45,7 +47,8 @@ def convert(t, fmt: Format, rounding: Optional[str] = None, signed: bool = True,
                      f"ptr_to_int / int_to_ptr / ptr_to_ptr", user_loc())
     if src == fmt:
         return t
-    sign = "signed" if signed else "unsigned"
+    # an i1 holds 0 or 1 (a mask): unless asked, it converts unsigned (true -> 1, not -1)
+    sign = "signed" if (signed if signed is not None else src != I1) else "unsigned"
     pair = f"{t.type} -> {t.type.with_element(fmt)}"
     if src.is_float and fmt.is_float:
         op = "ftof"
@@ -56,10 +59,17 @@ def convert(t, fmt: Format, rounding: Optional[str] = None, signed: bool = True,
         if rounding not in allowed:
             raise refuse(op, f"{pair}: rounding {rounding!r} is not one of "
                          f"{', '.join(allowed)}", user_loc())
+        if not ftof_compiles(src, fmt, rounding):
+            others = [m for m in allowed if ftof_compiles(src, fmt, m)]
+            raise refuse(op, f"{pair} rounding {rounding}: the dialect's verifier takes it but "
+                         f"tileiras 13.4.92 fails to compile it (\"failed to compile Tile IR "
+                         f"program\"); use {', '.join(others)}", user_loc())
         attrs_ = {"rounding": rounding}
     elif src.is_int and fmt.is_float:
-        # an i1 holds 0 or 1 (a mask), never -1: it converts unsigned, as exti does
-        op, attrs_ = "itof", {"signedness": "unsigned" if src == I1 else sign}
+        op, attrs_ = "itof", {"signedness": sign}
+        if src.name == "i4":
+            raise refuse(op, f"{pair}: itof does not read i4 tiles; widen them first with "
+                         f"convert(x, I8)", user_loc())
         if fmt.name == "f8E8M0FNU":
             raise refuse(op, f"{pair}: itof does not make f8E8M0FNU tiles; convert to f32 first",
                          user_loc())
@@ -75,7 +85,7 @@ def convert(t, fmt: Format, rounding: Optional[str] = None, signed: bool = True,
             raise refuse(op, f"{pair}: ftoi rounds toward zero (nearest_int_to_zero) only, not "
                          f"{rounding!r}", user_loc())
     elif fmt.bits > src.bits:
-        op, attrs_ = "exti", {"signedness": "unsigned" if src == I1 else sign}
+        op, attrs_ = "exti", {"signedness": sign}
     else:
         op, attrs_ = "trunci", {"overflow": overflow}
     if rounding is not None and op in ("exti", "trunci"):
@@ -101,13 +111,14 @@ _WIDTH = {"tf32": 19}  # tf32 occupies 32 bits of memory but is 19 bits wide
 
 
 def bitcast(t: Tile, fmt: Format) -> Tile:
-    """``t``'s bits read as ``fmt`` (same width; not i1, i4 or f4E2M1FN) (``bitcast``)."""
+    """``t``'s bits read as ``fmt`` (same width; never i4; i1 and f4E2M1FN only as
+    themselves) (``bitcast``)."""
     t = as_tile(t, None, "bitcast")
     if not isinstance(t.format, Format) or not isinstance(fmt, Format):
         raise refuse("bitcast", f"bitcast reinterprets numbers ({t.type} as {fmt}); pointers "
                      f"use ptr_to_int / int_to_ptr / ptr_to_ptr", user_loc())
-    if {t.format.name, fmt.name} & {"i1", "i4", "f4E2M1FN"}:
-        raise refuse("bitcast", f"bitcast does not take i1, i4 or f4E2M1FN ({t.type} as {fmt})",
+    if "i4" in (t.format.name, fmt.name):
+        raise refuse("bitcast", f"bitcast does not take i4 tiles ({t.type} as {fmt})",
                      user_loc())
     if _WIDTH.get(t.format.name, t.format.bits) != _WIDTH.get(fmt.name, fmt.bits):
         raise refuse("bitcast", f"{t.type} as {fmt}: the widths differ", user_loc())

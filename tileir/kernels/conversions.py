@@ -31,13 +31,13 @@ import numpy as np
 from tileir import (BF16, F16, F32, F4E2M1FN, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, FNV8E5M3FNU,
                     I1, I4, I8, I16, I32, I64, TF32, In, Out, bitcast, cells, convert, load_cell,
                     store_cell, trace)
-from tileir.attr_rules import ftof_roundings
+from tileir.attr_rules import ftof_compiles, ftof_roundings
 from tileir.kernels.common import archs_for, fmt_tag, make
 from tileir.kernels.floatref import round_to, to_bits
 from tileir.kernels.registry import REGISTRY
 from tileir.types import FORMATS, Format
 
-__all__ = ["dialect_accepts", "covered_by", "RECORDER_REFUSES", "FLOATS"]
+__all__ = ["dialect_accepts", "covered_by", "FLOATS"]
 
 N, TILE = 512, 128
 FLOATS = (F16, BF16, F32, TF32, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN, FNV8E5M3FNU)
@@ -46,23 +46,6 @@ _MAX = {"f16": 65504.0, "f8E4M3FN": 448.0, "f8E5M2": 57344.0, "f4E2M1FN": 6.0,
 _UNSIGNED = ("f8E8M0FNU", "fnv8E5M3FNU")
 _WIDTH = {"tf32": 19}  # tf32 takes 32 bits of memory but is 19 bits wide
 
-#: Pairs tileiras accepts that the recorder refuses (tileir.ops_convert.bitcast takes no i1
-#: or f4E2M1FN tile, not even to itself); no kernel can be recorded for them.
-RECORDER_REFUSES = frozenset({("bitcast", "i1", "i1"), ("bitcast", "f4E2M1FN", "f4E2M1FN")})
-
-
-def _fails_to_compile(src: Format, dst: Format, mode: str) -> bool:
-    """ftof that tileiras 13.4.92 verifies but cannot compile once its result is used: it
-    answers "failed to compile Tile IR program" and nothing more, on every architecture.
-    Into tf32 rounding toward an infinity (from f16, bf16, fp8, f4E2M1FN, fnv8E5M3FNU: all
-    exact conversions), and into bf16 from f8E4M3FN, f8E5M2 or f4E2M1FN rounding toward an
-    infinity or nearest_away."""
-    if dst == TF32:
-        return mode in ("negative_inf", "positive_inf")
-    return dst == BF16 and src in (F8E4M3FN, F8E5M2, F4E2M1FN) and mode in (
-        "negative_inf", "positive_inf", "nearest_away")
-
-
 def dialect_accepts(op: str, src: Format, dst: Format, compiled: bool = True) -> tuple:
     """The roundings ``op`` takes from ``src`` to ``dst`` as tileiras 13.4.92 assembles them
     (ftof: its rounding modes; the other ops: ``("",)``), or ``()`` when it refuses the pair.
@@ -70,14 +53,15 @@ def dialect_accepts(op: str, src: Format, dst: Format, compiled: bool = True) ->
 
     Measured by assembling one op per pair (docs/conversions.md): ftof joins two distinct
     floats with the roundings of :func:`tileir.attr_rules.ftof_roundings` (the same table),
-    less :func:`_fails_to_compile`; ftoi makes i1..i64 (not i4) and itof reads them, not
+    less those it fails to compile (:func:`tileir.attr_rules.ftof_compiles`, which the
+    recorder refuses); ftoi makes i1..i64 (not i4) and itof reads them, not
     into f8E8M0FNU; exti widens and trunci narrows any two of i1, i4, i8 .. i64; bitcast
     keeps the width (tf32 counts 19 bits) and takes no i4.
     """
     f, i = src.is_float, dst.is_float
     if op == "ftof":
         modes = ftof_roundings(src, dst) if f and i and src != dst else ()
-        return tuple(m for m in modes if not (compiled and _fails_to_compile(src, dst, m)))
+        return tuple(m for m in modes if not compiled or ftof_compiles(src, dst, m))
     if op == "ftoi":
         return ("",) if f and dst.is_int and dst != I4 else ()
     if op == "itof":
@@ -145,8 +129,8 @@ def _wrap(values, fmt) -> np.ndarray:
 
 def _int_values(a: np.ndarray, fmt, signed: bool) -> np.ndarray:
     """An integer buffer's values read signed or unsigned (i4: the low nibble of the i8)."""
-    if fmt == I1:
-        return a.astype(np.int64)   # a mask converts as 0 or 1
+    if fmt == I1:   # read unsigned, a true is 1; signed, it is -1
+        return -a.astype(np.int64) if signed else a.astype(np.int64)
     if fmt == I4:
         low = a.astype(np.int64) & 15
         return np.where(low >= 8, low - 16, low) if signed else low
@@ -329,6 +313,8 @@ def _random_bits(rng, src, dst) -> np.ndarray:
         return rng.integers(0, 2, N).astype(bool)
     width = _memory(src).numpy_dtype.itemsize
     bits = np.frombuffer(rng.bytes(N * width), dtype=f"u{width}").copy()
+    if src == F4E2M1FN:   # four bits in each byte of the buffer
+        bits &= 0xF
     for fmt in (src, dst):
         if fmt.is_float:
             with np.errstate(invalid="ignore"):
@@ -428,11 +414,14 @@ def _family() -> None:
     _mask_spec()
     _i4_spec(True)
     _i4_spec(False)
+    # an i1 read signed: true is -1
+    _itof_spec(I1, F32, signed=True)
+    _int_spec(I1, I16, signed=True)
     # then one kernel for every (op, src, dst, rounding) the dialect accepts
     for op in ("ftof", "ftoi", "itof", "exti", "trunci", "bitcast"):
         for src in FORMATS:
             for dst in FORMATS:
-                if (op, src.name, dst.name) in RECORDER_REFUSES | _COVERED_ELSEWHERE:
+                if (op, src.name, dst.name) in _COVERED_ELSEWHERE:
                     continue
                 for mode in dialect_accepts(op, src, dst):
                     _default_spec(op, src, dst, mode)
