@@ -31,127 +31,20 @@ import numpy as np
 from tileir import (BF16, F16, F32, F4E2M1FN, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, FNV8E5M3FNU,
                     I1, I4, I8, I16, I32, I64, TF32, In, Out, bitcast, cells, convert, load_cell,
                     store_cell, trace)
-from tileir.attr_rules import ftof_compiles, ftof_roundings
 from tileir.kernels.common import archs_for, fmt_tag, make
-from tileir.kernels.floatref import round_to, to_bits
+from tileir.kernels.conversion_buffers import (N, TILE, cell_kernel, from_buffer, int_values,
+                                               memory_format, random_bits, to_buffer, wrap_ints,
+                                               zeros_for)
+from tileir.kernels.conversion_table import covered_by, dialect_accepts
+from tileir.kernels.floatref import round_to
 from tileir.kernels.registry import REGISTRY
-from tileir.types import FORMATS, Format
+from tileir.types import FORMATS
 
 __all__ = ["dialect_accepts", "covered_by", "FLOATS"]
-
-N, TILE = 512, 128
 FLOATS = (F16, BF16, F32, TF32, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN, FNV8E5M3FNU)
 _MAX = {"f16": 65504.0, "f8E4M3FN": 448.0, "f8E5M2": 57344.0, "f4E2M1FN": 6.0,
         "fnv8E5M3FNU": 114688.0}
 _UNSIGNED = ("f8E8M0FNU", "fnv8E5M3FNU")
-_WIDTH = {"tf32": 19}  # tf32 takes 32 bits of memory but is 19 bits wide
-
-def dialect_accepts(op: str, src: Format, dst: Format, compiled: bool = True) -> tuple:
-    """The roundings ``op`` takes from ``src`` to ``dst`` as tileiras 13.4.92 assembles them
-    (ftof: its rounding modes; the other ops: ``("",)``), or ``()`` when it refuses the pair.
-    ``compiled=False``: what its verifier takes, some of which it then fails to compile.
-
-    Measured by assembling one op per pair (docs/conversions.md): ftof joins two distinct
-    floats with the roundings of :func:`tileir.attr_rules.ftof_roundings` (the same table),
-    less those it fails to compile (:func:`tileir.attr_rules.ftof_compiles`, which the
-    recorder refuses); ftoi makes i1..i64 (not i4) and itof reads them, not
-    into f8E8M0FNU; exti widens and trunci narrows any two of i1, i4, i8 .. i64; bitcast
-    keeps the width (tf32 counts 19 bits) and takes no i4.
-    """
-    f, i = src.is_float, dst.is_float
-    if op == "ftof":
-        modes = ftof_roundings(src, dst) if f and i and src != dst else ()
-        return tuple(m for m in modes if not compiled or ftof_compiles(src, dst, m))
-    if op == "ftoi":
-        return ("",) if f and dst.is_int and dst != I4 else ()
-    if op == "itof":
-        return ("",) if src.is_int and src != I4 and i and dst != F8E8M0FNU else ()
-    if op in ("exti", "trunci"):
-        wider = dst.bits > src.bits if op == "exti" else dst.bits < src.bits
-        return ("",) if src.is_int and dst.is_int and wider else ()
-    if op == "bitcast":
-        same = _WIDTH.get(src.name, src.bits) == _WIDTH.get(dst.name, dst.bits)
-        return ("",) if same and I4 not in (src, dst) else ()
-    raise ValueError(f"{op!r} is not one of ftof, ftoi, itof, exti, trunci, bitcast")
-
-
-# ----------------------------------------------------------------------------- buffers
-
-
-def _memory(fmt):
-    """The format of the host buffer that carries ``fmt`` values."""
-    return I8 if fmt in (F8E5M2, I4) else fmt
-
-
-def _arrive(x, fmt):
-    """A loaded tile of ``_memory(fmt)`` as a tile of ``fmt``."""
-    if fmt == F8E5M2:
-        return bitcast(x, F8E5M2)
-    return convert(x, I4) if fmt == I4 else x
-
-
-def _leave(y, fmt):
-    """A tile of ``fmt`` as the tile its buffer stores (i4 widens signed)."""
-    if fmt == F8E5M2:
-        return bitcast(y, I8)
-    return convert(y, I8) if fmt == I4 else y
-
-
-def _to_buffer(values: np.ndarray, fmt) -> np.ndarray:
-    """Values exact in ``fmt`` as the host buffer of ``fmt``."""
-    if fmt == F8E5M2:
-        return to_bits(values, fmt).astype(np.uint8).view(np.int8)
-    if fmt == FNV8E5M3FNU:
-        return to_bits(values, fmt).astype(np.uint8)
-    return values.astype(fmt.numpy_dtype)
-
-
-def _from_buffer(buf: np.ndarray, fmt) -> np.ndarray:
-    """A float buffer's values as float64."""
-    if fmt == F8E5M2:
-        import ml_dtypes
-        return buf.view(np.uint8).view(ml_dtypes.float8_e5m2).astype(np.float64)
-    if fmt == FNV8E5M3FNU:
-        from tileir.kernels.floatref import fnv8_values
-        return fnv8_values()[buf.astype(np.int64)]
-    return buf.astype(np.float64)
-
-
-def _wrap(values, fmt) -> np.ndarray:
-    """Integers (any range) wrapped two's-complement into the buffer of ``fmt``."""
-    v = np.asarray(values).astype(np.int64)   # wide unsigned values keep their low bits
-    if fmt == I1:
-        return (v & 1).astype(bool)
-    if fmt == I4:   # the buffer is i8, written by a signed exti
-        return (((v & 15) ^ 8) - 8).astype(np.int8)
-    return v.astype(fmt.numpy_dtype)
-
-
-def _int_values(a: np.ndarray, fmt, signed: bool) -> np.ndarray:
-    """An integer buffer's values read signed or unsigned (i4: the low nibble of the i8)."""
-    if fmt == I1:   # read unsigned, a true is 1; signed, it is -1
-        return -a.astype(np.int64) if signed else a.astype(np.int64)
-    if fmt == I4:
-        low = a.astype(np.int64) & 15
-        return np.where(low >= 8, low - 16, low) if signed else low
-    return a.astype(np.int64) if signed else a.view(np.dtype(f"u{a.itemsize}")).astype(np.uint64)
-
-
-def _cell_kernel(name, src, dst, fn):
-    """A kernel loading a cell of ``src`` and storing ``fn(tile)`` (of ``dst``) to a cell."""
-    def body(a, out):
-        x = yield load_cell(a)
-        yield store_cell(out, _leave(fn(_arrive(x, src)), dst))
-
-    def build():
-        g = cells([N], [TILE])
-        return trace(name, body, In(_memory(src), g), Out(_memory(dst), g))
-
-    return build
-
-
-def _zeros(fmt) -> np.ndarray:
-    return np.zeros(N, _memory(fmt).numpy_dtype)
 
 
 # ----------------------------------------------------------------------------- the ops
@@ -171,8 +64,8 @@ def _ftof_spec(src, dst, mode=None) -> None:
 
     def reference(args):
         a, out = args
-        exact = round_to(_from_buffer(a, src), dst, rounding or "nearest_even")
-        return [a, _to_buffer(exact, dst)]
+        exact = round_to(from_buffer(a, src), dst, rounding or "nearest_even")
+        return [a, to_buffer(exact, dst)]
 
     def inputs(rng):
         lo, hi = _domain(src, dst)
@@ -180,10 +73,10 @@ def _ftof_spec(src, dst, mode=None) -> None:
         if dst == TF32:
             raw = raw.astype(np.float32).astype(np.float64)   # one rounding to tf32 only
         # toward zero, so a value rounded into the source format stays inside the domain
-        return [_to_buffer(round_to(raw, src, "zero"), src), _zeros(dst)], None
+        return [to_buffer(round_to(raw, src, "zero"), src), zeros_for(dst)], None
 
     how = f" rounding {rounding}" if rounding else ""
-    make(name, _cell_kernel(name, src, dst, lambda x: convert(x, dst, rounding=rounding)),
+    make(name, cell_kernel(name, src, dst, lambda x: convert(x, dst, rounding=rounding)),
          reference, inputs, None, "conversion", f"ftof {src} -> {dst}{how} of {N} values",
          archs_for(src, dst))
 
@@ -200,11 +93,11 @@ def _ftoi_spec(src, dst, signed=True, saturating=False) -> None:
 
     def reference(args):
         a, out = args
-        t = np.trunc(_from_buffer(a, src))
+        t = np.trunc(from_buffer(a, src))
         if saturating:
             t = np.clip(t, lo, hi)
         ints = t.astype(np.int64) if signed else t.astype(np.uint64)
-        return [a, _wrap(ints, dst)]
+        return [a, wrap_ints(ints, dst)]
 
     def inputs(rng):
         if dst == I1:   # truncates to lo or hi
@@ -213,10 +106,10 @@ def _ftoi_spec(src, dst, signed=True, saturating=False) -> None:
             wide = 1.5 * span if saturating else 0.9 * span
             low = -wide if signed or saturating else 0.0
         x = rng.uniform(max(low, 0.0) if src.name in _UNSIGNED else low, wide, N)
-        return [_to_buffer(round_to(x, src, "zero"), src), _zeros(dst)], None
+        return [to_buffer(round_to(x, src, "zero"), src), zeros_for(dst)], None
 
     what = ("signed" if signed else "unsigned") + (", saturating" if saturating else "")
-    make(name, _cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed,
+    make(name, cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed,
                                                               saturating=saturating)),
          reference, inputs, None, "conversion",
          f"ftoi {src} -> {dst} ({what}) of {N} values, rounding toward zero", archs_for(src, dst))
@@ -237,21 +130,21 @@ def _itof_spec(src, dst, signed=True) -> None:
 
     def reference(args):
         a, out = args
-        value = _int_values(a, src, signed).astype(np.float64)
-        return [a, _to_buffer(round_to(value, dst), dst)]
+        value = int_values(a, src, signed).astype(np.float64)
+        return [a, to_buffer(round_to(value, dst), dst)]
 
     def inputs(rng):
         if src == I1:
-            return [rng.integers(0, 2, N).astype(bool), _zeros(dst)], None
+            return [rng.integers(0, 2, N).astype(bool), zeros_for(dst)], None
         top = min(2 ** (src.bits - 1) - 1 if signed else 2 ** src.bits - 1, 2 ** 53, _cap(dst))
         low = 0 if not signed or dst.name in _UNSIGNED else -top
         x = rng.integers(low, top, N, dtype=np.int64)
         arr = x.astype(src.numpy_dtype) if signed else \
             x.astype(np.uint64).astype(f"u{src.itemsize}").view(src.numpy_dtype)
-        return [arr, _zeros(dst)], None
+        return [arr, zeros_for(dst)], None
 
     how = "signed" if signed else "unsigned"
-    make(name, _cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed)),
+    make(name, cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed)),
          reference, inputs, None, "conversion",
          f"itof {how} {src} -> {dst} of {N} values, nearest-even", archs_for(src, dst))
 
@@ -264,19 +157,19 @@ def _int_spec(src, dst, signed=True, overflow=None) -> None:
 
     def reference(args):
         a, out = args
-        return [a, _wrap(_int_values(a, src, signed or not widen), dst)]
+        return [a, wrap_ints(int_values(a, src, signed or not widen), dst)]
 
     def inputs(rng):
         if src == I1:
-            return [rng.integers(0, 2, N).astype(bool), _zeros(dst)], None
+            return [rng.integers(0, 2, N).astype(bool), zeros_for(dst)], None
         if overflow:   # the promise holds: the value fits the narrow format
             half = 2 ** (dst.bits - 1)
             lo, hi = (0, half) if overflow == "no_unsigned_wrap" else (-half, half)
         else:
-            m = _memory(src)
+            m = memory_format(src)
             lo, hi = -(2 ** (m.bits - 1)), 2 ** (m.bits - 1) - 1
-        return [rng.integers(lo, hi, N, dtype=np.int64).astype(_memory(src).numpy_dtype),
-                _zeros(dst)], None
+        return [rng.integers(lo, hi, N, dtype=np.int64).astype(memory_format(src).numpy_dtype),
+                zeros_for(dst)], None
 
     def fn(x):
         return convert(x, dst, signed=signed, **({"overflow": overflow} if overflow else {}))
@@ -285,7 +178,7 @@ def _int_spec(src, dst, signed=True, overflow=None) -> None:
         extra = f" ({'signed' if signed else 'unsigned'})"
     else:
         extra = f" with overflow={overflow}" if overflow else ""
-    make(name, _cell_kernel(name, src, dst, fn), reference, inputs, None, "conversion",
+    make(name, cell_kernel(name, src, dst, fn), reference, inputs, None, "conversion",
          f"{'exti' if widen else 'trunci'} {src} -> {dst}{extra} of {N} values")
 
 
@@ -294,33 +187,14 @@ def _bitcast_spec(src, dst) -> None:
 
     def reference(args):
         a, out = args
-        return [a, a.view(_memory(dst).numpy_dtype).copy()]
+        return [a, a.view(memory_format(dst).numpy_dtype).copy()]
 
     def inputs(rng):
-        return [_random_bits(rng, src, dst), _zeros(dst)], None
+        return [random_bits(rng, src, dst), zeros_for(dst)], None
 
-    make(name, _cell_kernel(name, src, dst, lambda x: bitcast(x, dst)), reference, inputs,
+    make(name, cell_kernel(name, src, dst, lambda x: bitcast(x, dst)), reference, inputs,
          None, "conversion", f"bitcast {src} -> {dst}: the same bits read as the other format",
          archs_for(src, dst))
-
-
-def _random_bits(rng, src, dst) -> np.ndarray:
-    """Random bit patterns in ``src``'s buffer, none of them a NaN in ``src`` or ``dst`` (a
-    device need not keep a NaN's payload)."""
-    if src == TF32:   # tf32 -> tf32 only: values whose low 13 bits are zero
-        return round_to(rng.uniform(-100.0, 100.0, N), TF32).astype(np.float32)
-    if src == I1:
-        return rng.integers(0, 2, N).astype(bool)
-    width = _memory(src).numpy_dtype.itemsize
-    bits = np.frombuffer(rng.bytes(N * width), dtype=f"u{width}").copy()
-    if src == F4E2M1FN:   # four bits in each byte of the buffer
-        bits &= 0xF
-    for fmt in (src, dst):
-        if fmt.is_float:
-            with np.errstate(invalid="ignore"):
-                nan = np.isnan(_from_buffer(bits.view(_memory(fmt).numpy_dtype), fmt))
-            bits[nan] = 0
-    return bits.view(_memory(src).numpy_dtype)
 
 
 def _mask_spec() -> None:
@@ -425,21 +299,6 @@ def _family() -> None:
                     continue
                 for mode in dialect_accepts(op, src, dst):
                     _default_spec(op, src, dst, mode)
-
-
-def covered_by(module) -> set:
-    """The (op, src, dst, rounding) conversions a kernel's Module holds (rounding "" but
-    for ftof), for checking that every accepted combination has a kernel."""
-    from tileir.module import walk
-    from tileir.signatures import attr_of
-
-    found = set()
-    for op in walk(module.functions[0].body):
-        if op.name in ("ftof", "ftoi", "itof", "exti", "trunci", "bitcast"):
-            src, dst = op.operands[0].type.element, op.results[0].type.element
-            mode = attr_of(op, "rounding") if op.name == "ftof" else ""
-            found.add((op.name, src.name, dst.name, mode))
-    return found
 
 
 _family()

@@ -21,7 +21,7 @@ from tileir import (F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F32, FNV8E5M3FNU, I8,
                     Shared, assume_bounded, assume_div_by, assume_same_elements, bitcast,
                     block_id, cells, iota, load, load_cell, mma_scaled, store, store_cell, trace)
 from tileir.kernels.common import archs_for, fmt_tag, make, uniform
-from tileir.kernels.conversions import _from_buffer, _to_buffer
+from tileir.kernels.conversion_buffers import from_buffer, to_buffer
 from tileir.kernels.floatref import round_to
 from tileir.kernels.registry import Tolerance
 
@@ -49,20 +49,20 @@ def _scaled_spec(fmt, scale_fmt, block: int) -> None:
 
     def reference(args):
         a, b, sa, sb, c = args
-        a_scales = np.repeat(_from_buffer(sa, scale_fmt).reshape(M, kb), block, 1)
-        b_scales = np.repeat(_from_buffer(sb, scale_fmt).reshape(kb, N), block, 0)
-        av = _from_buffer(a, fmt).reshape(M, K) * a_scales
-        bv = _from_buffer(b, fmt).reshape(K, N) * b_scales
+        a_scales = np.repeat(from_buffer(sa, scale_fmt).reshape(M, kb), block, 1)
+        b_scales = np.repeat(from_buffer(sb, scale_fmt).reshape(kb, N), block, 0)
+        av = from_buffer(a, fmt).reshape(M, K) * a_scales
+        bv = from_buffer(b, fmt).reshape(K, N) * b_scales
         return [a, b, sa, sb, (av @ bv).reshape(-1).astype(np.float32)]
 
     def inputs(rng):
         top = 6.0 if fmt == F4E2M1FN else 8.0
 
         def factors(n):
-            return _to_buffer(round_to(rng.uniform(-top, top, n), fmt), fmt)
+            return to_buffer(round_to(rng.uniform(-top, top, n), fmt), fmt)
 
         def scales(n):
-            return _to_buffer(round_to(2.0 ** rng.uniform(-4, 2, n), scale_fmt), scale_fmt)
+            return to_buffer(round_to(2.0 ** rng.uniform(-4, 2, n), scale_fmt), scale_fmt)
 
         return [factors(M * K), factors(K * N), scales(M * kb), scales(kb * N),
                 np.zeros(M * N, np.float32)], None
