@@ -3,10 +3,12 @@
 import numpy as np
 import pytest
 
-from tileir import F32, F64, In, LaunchError, MismatchError, Out, TileIRError, cells, trace
+from tileir import (F32, F64, FREE_AXIS, In, LaunchError, MismatchError, Out, TileIRError, block_id,
+                    cells, load_at, load_cell, permute, store_cell, trace)
 from tileir.fake import FakeDevice
 from tileir.kernels.chapter import softmax, vadd
 from tileir.kernels.registry import get
+from tileir.types import FORMATS
 
 SOFTMAX_3_OF_4 = np.array([1.0, 2.0, 3.0, 0.0])
 EXPECTED = [0.09003057317038043, 0.24472847105479767, 0.6652409557748218, 9.0]
@@ -99,3 +101,29 @@ def test_dyn_dim_launches_need_a_grid_and_whole_cells():
 
 def test_every_refusal_is_a_tileir_error():
     assert issubclass(LaunchError, TileIRError) and issubclass(MismatchError, TileIRError)
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMATS
+                                 if f.name not in ("i4", "tf32", "fnv8E5M3FNU")], ids=str)
+def test_every_format_with_a_numpy_type_moves_through_views(fmt):
+    # one copy through 1-D cells and one through 2-D cells read transposed: every window
+    # path of the views (even steps, grids) over buffers of the format's own numpy type;
+    # ml_dtypes' float8_e5m2 once broke numpy's as_strided there
+    def copy(a, out):
+        yield store_cell(out, (yield load_cell(a)))
+
+    def transposed(a, out):
+        t = yield load_at(a, [block_id(1), block_id(0)])
+        yield store_cell(out, permute(t, (1, 0)))
+
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 2, 64).astype(bool) if fmt.name == "i1" else \
+        rng.uniform(0.25, 4.0, 64).astype(np.float32).astype(fmt.numpy_dtype)
+    k = trace("copy", copy, In(fmt, cells([64], [16])), Out(fmt, cells([64], [16])))
+    got = FakeDevice(mode="interpret").run(k, x, np.zeros(64, fmt.numpy_dtype))[1]
+    assert np.array_equal(np.asarray(got).view(np.uint8), x.view(np.uint8))
+    src = cells([8, 8], [4, 4], along=(FREE_AXIS, FREE_AXIS))
+    k = trace("transposed", transposed, In(fmt, src), Out(fmt, cells([8, 8], [4, 4])))
+    got = FakeDevice(mode="interpret").run(k, x, np.zeros(64, fmt.numpy_dtype))[1]
+    want = x.reshape(8, 8).T.reshape(-1)
+    assert np.array_equal(np.asarray(got).view(np.uint8), want.view(np.uint8))

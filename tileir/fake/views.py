@@ -28,12 +28,24 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
+from numpy.lib.stride_tricks import as_strided as _numpy_as_strided
 
 from tileir.types import GatherScatterViewType, StridedViewType
 
 __all__ = ["TensorView", "TileView", "TilePlan", "plan_tile", "index_space", "tile_offsets",
            "offset_strides"]
+
+
+def as_strided(typed: np.ndarray, shape, strides, writeable: bool) -> np.ndarray:
+    """numpy's ``as_strided``, for ml_dtypes formats too: it rebuilds the array from its
+    ``__array_interface__``, whose type string ml_dtypes' float8_e5m2 spells ``<f1``, which
+    numpy cannot read back; the bytes are viewed as unsigned ints of the same width instead,
+    and the window viewed back."""
+    if typed.dtype.isbuiltin == 1:   # numpy's own types (ml_dtypes' are user-defined: 2)
+        return _numpy_as_strided(typed, shape=shape, strides=strides, writeable=writeable)
+    raw = typed.view(f"u{typed.itemsize}")
+    return _numpy_as_strided(raw, shape=shape, strides=strides,
+                             writeable=writeable).view(typed.dtype)
 
 
 def _take(a: np.ndarray, lanes) -> np.ndarray:

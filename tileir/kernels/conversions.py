@@ -16,7 +16,8 @@ and the command that measures it again), and every accepted combination has a ke
 
 512 values in cells of 128, read in ``src`` and written in ``dst``.  Some formats travel
 in another one's buffer: f8E5M2 as i8 bit patterns reinterpreted with ``bitcast`` in the
-kernel (the fake device cannot view f8E5M2 host memory through numpy strides yet), i4 as
+kernel (which puts a bitcast on every f8E5M2 path; tests/test_fake_device.py moves f8E5M2
+buffers themselves), i4 as
 i8 (``trunci`` on the way in, ``exti`` signed on the way out: no pointer to i4 exists);
 fnv8E5M3FNU buffers hold raw bits (numpy has no such type).  Inputs are values exactly
 representable in the source format, inside the range of both formats (positive where one
