@@ -1,8 +1,10 @@
 """Recording a fuzzer description: its markers, and a kernel body that builds its tree.
 
-The body loads every In's cell first, builds the tree with tileir's public kernel
-API (operators on tiles, ``tileir.exp`` ..., ``where``, ``convert``, ``reduce_*``,
-``broadcast`` / ``reshape`` / ``permute``, ``for_range`` and ``if_`` as effects) and
+The body loads every In's cell first, runs the statements (pointer stores and atomics
+into Shared buffers), builds the tree with tileir's public kernel API (operators on
+tiles, ``tileir.exp`` ..., ``where``, ``convert``, ``reduce_*``, ``scan``, ``mma``,
+``broadcast`` / ``reshape`` / ``permute``, ``load`` through the pointer path,
+``extent`` / ``cells_along`` / ``num_blocks``, ``for_range`` and ``if_`` as effects) and
 stores the value in the Out's cell.
 """
 
@@ -11,13 +13,15 @@ from __future__ import annotations
 from typing import Callable
 
 import tileir
-from tileir import (FREE_AXIS, I32, In, Out, Scalar, absolute, block_id, broadcast, cells, constant,
-                    convert, equal, for_range, if_, iota, load_at, load_cell, maximum, minimum, not_equal,
-                    permute, reduce_max, reduce_min, reduce_prod, reduce_sum, reshape, scalar,
-                    store_cell, where)
+from tileir import (DYN_DIM, FREE_AXIS, I32, In, Out, Scalar, Shared, absolute, block_id,
+                    broadcast, cells, cells_along, constant, convert, equal, for_range, if_, iota,
+                    load_at, load_cell, maximum, minimum, not_equal, permute, reduce_max,
+                    reduce_min, reduce_prod, reduce_sum, reshape, scalar, store_cell, where)
 from tileir.types import Format
 
-__all__ = ["build", "markers_of", "k_trips"]
+from fuzz_build_more import build_more, run_statements
+
+__all__ = ["build", "markers_of", "k_trips", "FMT"]
 
 
 def k_trips(p: dict) -> int:
@@ -26,19 +30,27 @@ def k_trips(p: dict) -> int:
     return -(-p["extent"][d] // p["tile"][d])
 
 
-_FMT = {n: Format(n) for n in ("f32", "f64", "f16", "bf16", "i32", "i8", "i16", "i64", "i1")}
+FMT = {n: Format(n) for n in ("f32", "f64", "f16", "bf16", "i32", "i8", "i16", "i64", "i1",
+                              "tf32", "f8E4M3FN", "f8E5M2")}
+_FMT = FMT
 
 
 def markers_of(desc: dict) -> tuple:
-    """The description's parameters as markers (``"FREE"`` in ``along`` is FREE_AXIS)."""
+    """The description's parameters as markers (``"FREE"`` in ``along`` is FREE_AXIS,
+    ``dyn`` dimensions are DYN_DIM)."""
     out = []
     for p in desc["params"]:
         fmt = _FMT[p["format"]]
         if p["role"] == "Scalar":
             out.append(Scalar(fmt))
             continue
+        if p["role"] == "Shared":
+            out.append(Shared(fmt))
+            continue
         along = [FREE_AXIS if a == "FREE" else a for a in p["along"]]
-        c = cells(p["extent"], p["tile"], along, p.get("pad", "zero"))
+        dyn = p.get("dyn") or [False] * len(p["extent"])
+        extent = [DYN_DIM if d else e for e, d in zip(p["extent"], dyn)]
+        c = cells(extent, p["tile"], along, p.get("pad", "zero"))
         out.append(In(fmt, c) if p["role"] == "In" else Out(fmt, c))
     return tuple(out)
 
@@ -89,7 +101,8 @@ def _build(node, env: dict):
         b = yield from _build(node[3], env)
         return where(m, a, b)
     if kind == "cvt":
-        return convert((yield from _build(node[2], env)), _FMT[node[1]])
+        rounding = node[3] if len(node) > 3 else None
+        return convert((yield from _build(node[2], env)), _FMT[node[1]], rounding=rounding)
     if kind == "reduce":
         x = yield from _build(node[4], env)
         return _REDUCE[node[1]](x, node[2], keepdims=bool(node[3]))
@@ -111,6 +124,11 @@ def _build(node, env: dict):
         return (yield for_range(0, upper, body, init=init))
     if kind == "kloop":
         p = env["params"][node[1]]
+        desc_p = env["desc"]["params"][node[1]]
+        free = desc_p["along"].index("FREE")
+        dyn = (desc_p.get("dyn") or [False] * len(desc_p["along"]))[free]
+        # a DYN_DIM K extent is known at launch: the trip count is its cell count
+        trips = cells_along(p, free) if dyn else k_trips(desc_p)
         init = yield from _build(node[2], env)
 
         def k_body(k, carried):
@@ -118,7 +136,7 @@ def _build(node, env: dict):
             inner = dict(env, scopes=env["scopes"] + [(k, carried, cell)])
             return (yield from _build(node[3], inner))
 
-        return (yield for_range(0, k_trips(env["desc"]["params"][node[1]]), k_body, init=init))
+        return (yield for_range(0, trips, k_body, init=init))
     if kind == "if":
         cond = yield from _build(node[1], env)
 
@@ -129,7 +147,7 @@ def _build(node, env: dict):
             return (yield from _build(node[3], env))
 
         return (yield if_(cond, then, else_))
-    raise ValueError(f"unknown node {node!r}")
+    return (yield from build_more(node, env, _build))
 
 
 def build(desc: dict) -> tuple[Callable, tuple]:
@@ -142,7 +160,8 @@ def build(desc: dict) -> tuple[Callable, tuple]:
         loaded = {}
         for i in ins:
             loaded[i] = yield load_cell(params[i])
-        env = {"params": params, "loaded": loaded, "scopes": [], "desc": desc}
+        env = {"params": params, "loaded": loaded, "scopes": [], "desc": desc, "olds": {}}
+        yield from run_statements(desc.get("stmts", ()), env, _build)
         value = yield from _build(desc["expr"], env)
         yield store_cell(params[-1], value)
 

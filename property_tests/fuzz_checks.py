@@ -1,11 +1,13 @@
-"""What the kernel fuzzer checks on one drawn kernel, its inputs, and its regression files.
+"""What the kernel fuzzer checks on one drawn kernel, and its regression files.
 
 :func:`check_description` records a description's kernel and checks, in order:
 it records; its text renders; ``tileir.verify.verify`` passes; its bytecode
 decodes back to the same Module (and renders the same text); the fake device's
-result equals the oracle's (``fuzz_oracle``) wherever the oracle pins it down;
-the Ins are left as they were; and, with ``tools=True``, ``tileirdisasm`` prints
-the same text (SSA names aside) and ``tileiras`` assembles it for sm_90.
+result (launched with the grid given when an Out extent is DYN_DIM) equals the
+oracle's (``fuzz_oracle``) wherever the oracle pins it down, in the Out and in every
+Shared the kernel writes; the Ins and read-only Shared buffers are left as they were;
+and, with ``tools=True``, ``tileirdisasm`` prints the same text (SSA names aside) and
+``tileiras`` assembles it for sm_90.
 
 A failing check raises :class:`FuzzFailure` whose message holds the description
 as JSON, the kernel's text and the first differing element.  :func:`save_case`
@@ -17,18 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 from pathlib import Path
 from typing import Optional
 
 import numpy as np
-from hypothesis import strategies as st
 
 from fuzz_build import build
-from fuzz_kernels import INTS
-from fuzz_numerics import dtype_of, is_float, max_finite
+from fuzz_inputs import args_from_json, args_json, launch_args
 from fuzz_oracle import compare_out, evaluate, grid_of
+from fuzz_params import has_dyn
 from tileir import trace
 from tileir.encode import canonicalize, decode
 from tileir.fake import FakeDevice
@@ -53,64 +53,6 @@ class Outcome:
 
     def __init__(self, compared: int, total: int):
         self.compared, self.total = compared, total
-
-
-# ----------------------------------------------------------------------------- inputs
-
-
-def _specials(fmt: str) -> list:
-    if is_float(fmt):
-        tiny = {"f16": 2.0 ** -24, "bf16": 2.0 ** -133, "f32": 2.0 ** -149, "f64": 5e-324}[fmt]
-        return [math.nan, math.inf, -math.inf, -0.0, max_finite(fmt), -tiny, 1.0]
-    bits = int(fmt[1:])
-    return [-(1 << (bits - 1)), (1 << (bits - 1)) - 1, 0, -1]
-
-
-def _values(fmt: str, kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
-    if is_float(fmt):
-        if kind == "small":
-            x = rng.integers(-8, 9, size=n) / 2.0
-        elif kind == "uniform":
-            x = rng.uniform(-10, 10, size=n)
-        else:
-            x = rng.choice([-1.0, 1.0], size=n) * 10.0 ** rng.uniform(-8, 8, size=n)
-            x = np.clip(x, -max_finite(fmt), max_finite(fmt))
-        return x.astype(dtype_of(fmt)) if fmt != "bf16" else \
-            x.astype(np.float32).astype(dtype_of(fmt))
-    bits = int(fmt[1:])
-    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    if kind == "small":
-        return rng.integers(-8, 9, size=n).astype(dtype_of(fmt))
-    if kind == "uniform":
-        return rng.integers(lo, hi, size=n, endpoint=True).astype(dtype_of(fmt))
-    return (rng.choice([-1, 1], size=n) * (1 << rng.integers(0, bits - 1, size=n))
-            ).astype(dtype_of(fmt))
-
-
-@st.composite
-def launch_args(draw, desc: dict) -> list:
-    """Inputs for a description: per buffer a drawn kind of values (small halves, uniform,
-    wide magnitudes), a drawn seed and up to three drawn special values at drawn places; a
-    Scalar from a small drawn set.  Few draws per example, so many kernels run per second."""
-    args = []
-    for i, p in enumerate(desc["params"]):
-        fmt = p["format"]
-        if p["role"] == "Scalar":
-            v = draw(st.sampled_from([0, 1, -1, 2, 3, -4] + _specials(fmt)),
-                     label=f"scalar {i}")
-            args.append(np.asarray(v).astype(dtype_of(fmt))[()] if is_float(fmt) else
-                        np.asarray(int(v)).astype(dtype_of(fmt))[()])
-            continue
-        n = int(np.prod(p["extent"]))
-        kind = draw(st.sampled_from(["small", "uniform", "wide"]), label=f"values {i}")
-        seed = draw(st.integers(0, 2**32 - 1), label=f"seed {i}")
-        x = _values(fmt, kind, n, np.random.default_rng(seed))
-        for at, v in draw(st.lists(st.tuples(st.integers(0, n - 1),
-                                             st.sampled_from(_specials(fmt))), max_size=3),
-                          label=f"specials {i}"):
-            x[at] = np.asarray(v).astype(np.float32 if fmt == "bf16" else dtype_of(fmt))
-        args.append(x)
-    return args
 
 
 # ----------------------------------------------------------------------------- checks
@@ -161,58 +103,42 @@ def check_description(desc: dict, args: list, *, tools: bool = False) -> Outcome
                     "decoded:\n" + render(back))
     if normalize_ssa(render(back)) != normalize_ssa(text):
         raise _fail("the decoded module renders other text", desc, text, render(back))
+    grid = list(grid_of(desc)) if has_dyn(desc["params"]) else None
     try:
-        got = FakeDevice(mode="interpret").run(kernel, *args)
+        got = FakeDevice(mode="interpret").run(kernel, *args, grid=grid)
     except Exception as err:
         raise _fail(f"the fake device failed: {type(err).__name__}: {err}", desc, text) from err
     for i, (p, a, g) in enumerate(zip(desc["params"], args, got)):
-        if p["role"] == "In" and not np.array_equal(np.asarray(a).view(np.uint8),
-                                                    np.asarray(g).view(np.uint8)):
-            raise _fail(f"In parameter {i} was changed by the launch", desc, text)
-    expected, err = evaluate(desc, args)
-    bad, count, compared = compare_out(got[-1], expected, err)
-    if bad is not None:
-        out = desc["params"][-1]
-        at = tuple(int(v) for v in np.unravel_index(bad, out["extent"]))
-        block = [a // t for a, t in zip(at, out["tile"])]
-        raise _fail(
-            "the fake device disagrees with the oracle", desc, text,
-            f"Out element {bad} = {at}, block {block} of grid {list(grid_of(desc))}: the "
-            f"device gives {np.asarray(got[-1]).reshape(-1)[bad]!r}, the oracle "
-            f"{expected[bad]!r} (bound {err[bad]!r}); {count} of {compared} compared "
-            f"element(s) differ\ninputs: {json.dumps(_args_json(desc, args))}")
+        kept = p["role"] == "In" or p["role"] == "Shared" and p["use"] == "read"
+        if kept and not np.array_equal(np.asarray(a).view(np.uint8),
+                                       np.asarray(g).view(np.uint8)):
+            raise _fail(f"{p['role']} parameter {i} was changed by the launch", desc, text)
+    compared = total = 0
+    for i, (expected, err) in sorted(evaluate(desc, args).items()):
+        bad, count, seen = compare_out(got[i], expected, err)
+        compared, total = compared + seen, total + int(expected.size)
+        if bad is not None:
+            raise _fail("the fake device disagrees with the oracle", desc, text,
+                        _where(desc, i, bad) + f": the device gives "
+                        f"{np.asarray(got[i]).reshape(-1)[bad]!r}, the oracle "
+                        f"{expected[bad]!r} (bound {err[bad]!r}); {count} of {seen} compared "
+                        f"element(s) differ\ninputs: {json.dumps(args_json(desc, args))}")
     if tools:
         _tools(desc, kernel, text)
-    return Outcome(compared, int(expected.size))
+    return Outcome(compared, total)
+
+
+def _where(desc: dict, i: int, bad: int) -> str:
+    """Which element differs: the Out's by coordinates and block, a Shared's by index."""
+    p = desc["params"][i]
+    if p["role"] != "Out":
+        return f"{p['role']} parameter {i} element {bad}"
+    at = tuple(int(v) for v in np.unravel_index(bad, p["extent"]))
+    block = [a // t for a, t in zip(at, p["tile"])]
+    return f"Out element {bad} = {at}, block {block} of grid {list(grid_of(desc))}"
 
 
 # ----------------------------------------------------------------------------- regressions
-
-
-def _args_json(desc: dict, args: list) -> list:
-    out = []
-    for p, a in zip(desc["params"], args):
-        arr = np.asarray(a)
-        if p["format"] in INTS or p["format"] == "i1":
-            out.append([int(v) for v in arr.reshape(-1)] if arr.ndim else int(arr))
-        else:
-            vals = arr.astype(np.float64)
-            out.append([float(v) for v in vals.reshape(-1)] if arr.ndim else float(vals))
-    return out
-
-
-def _args_from_json(desc: dict, raw: list) -> list:
-    args = []
-    for p, a in zip(desc["params"], raw):
-        dt = dtype_of(p["format"])
-        if p["role"] == "Scalar":
-            args.append(np.asarray(a, dtype=np.float64 if is_float(p["format"]) else np.int64)
-                        .astype(dt)[()])
-        else:
-            src = np.asarray(a, dtype=np.float64 if is_float(p["format"]) else np.int64)
-            args.append(src.astype(np.float32).astype(dt) if p["format"] == "bf16"
-                        else src.astype(dt))
-    return args
 
 
 _LAST_SAVED: list = []
@@ -224,7 +150,7 @@ def save_case(desc: dict, args: list, error: BaseException, *, tools: bool) -> O
     the minimal one).  ``TILEIR_FUZZ_SAVE=0`` turns saving off."""
     if os.environ.get("TILEIR_FUZZ_SAVE") == "0":
         return None
-    case = {"description": desc, "args": _args_json(desc, args),
+    case = {"description": desc, "args": args_json(desc, args),
             "checks": "tools" if tools else "run",
             "error": str(error).splitlines()[0] if str(error) else type(error).__name__}
     text = json.dumps(case, indent=1, sort_keys=True)
@@ -243,4 +169,4 @@ def load_case(path: Path) -> tuple[dict, list, dict]:
     """``(description, args, the whole case)`` of a saved regression file."""
     case = json.loads(Path(path).read_text())
     desc = case["description"]
-    return desc, _args_from_json(desc, case["args"]), case
+    return desc, args_from_json(desc, case["args"]), case

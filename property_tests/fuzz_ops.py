@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fuzz_numerics import EV, FLOAT_INFO, INT_BITS, is_float, max_finite, round_into, ulp, \
-    wrap_int
+from fuzz_numerics import EV, FLOAT_INFO, INT_BITS, is_float, max_finite, narrow_overflow, \
+    round_into, round_mode, ulp, wrap_int
 
 __all__ = ["K_ULPS", "f_binary", "i_binary", "unary", "compare", "select", "convert",
            "reduce", "MATH"]
@@ -137,6 +137,9 @@ def _math(op: str, a: EV) -> EV:
         else:  # sin, cos: 1-Lipschitz, never more than 2 apart
             prop = np.minimum(ea, 2.0)
         prop = np.where(ea == 0, 0.0, prop)
+        # an open input may be NaN on the device (inf - inf in another order, fmod by a
+        # zero): a bounded function of it (sin, tanh) is still open
+        prop = np.where(np.isinf(ea), np.inf, prop)
         if op in _POSITIVE_DOMAIN:
             prop = np.where((ea > 0) & (x - ea <= 0), np.inf, prop)
         r = round_into(y, fmt)
@@ -215,24 +218,34 @@ def select(m: EV, a: EV, b: EV) -> EV:
     return EV(val, _settle(val, err) if is_float(a.fmt) else err, a.fmt)
 
 
-def convert(a: EV, dst: str) -> EV:
+def _fp8_open(x: np.ndarray, err: np.ndarray, dst: str) -> np.ndarray:
+    """Lanes whose conversion into fp8 may leave the finite range (see narrow_overflow)."""
+    with np.errstate(all="ignore"):
+        return narrow_overflow(np.abs(x) + np.where(np.isnan(err), np.inf, err), dst)
+
+
+def convert(a: EV, dst: str, rounding: str = "nearest_even") -> EV:
+    """``a`` in ``dst``; ``rounding`` (float to float) as ``ftof``'s attribute."""
     src = a.fmt
     if is_float(src) and is_float(dst):
-        r = round_into(a.f64(), dst)
-        return EV(r, _rounded(r, a.err, dst), dst)
+        r = round_mode(a.f64(), dst, rounding)
+        err = _rounded(r, a.err, dst)
+        return EV(r, np.where(_fp8_open(a.f64(), a.err, dst), np.inf, err), dst)
     if not is_float(src) and is_float(dst):
         ints = a.ints().reshape(-1)
         hi = np.array([float(v) for v in ints], dtype=np.float64)
         lo = np.array([float(v - int(h)) for v, h in zip(ints, hi)], dtype=np.float64)
         r = round_into(hi.reshape(a.val.shape), dst, lo.reshape(a.val.shape))
-        return EV(r, np.where(a.err > 0, np.inf, 0.0), dst)
+        err = np.where(a.err > 0, np.inf, 0.0)
+        return EV(r, np.where(_fp8_open(hi.reshape(a.val.shape), err, dst), np.inf, err), dst)
     if is_float(src):
         bits = INT_BITS[dst]
-        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        lo = -(1 << (bits - 1))
         x, ea = a.f64(), a.err
         with np.errstate(all="ignore"):
             t = np.trunc(x)
-            ub = np.isnan(t) | (t < lo) | (t > hi)
+            # hi + 1 = 2**(bits-1) is exact in float64 where hi itself may not be (i64)
+            ub = np.isnan(t) | (t < lo) | (t >= 2.0 ** (bits - 1))
             ub |= (ea > 0) & (np.trunc(x - ea) != np.trunc(x + ea))
             t = np.where(ub, 0.0, t)
         ints = np.array([int(v) for v in t.reshape(-1)], dtype=object).reshape(t.shape)

@@ -3,11 +3,12 @@
 It never looks at the recorded Program or Module.  For every block of the grid
 (evaluated together, with a leading block axis) it reads each In's cell from the
 input buffer by the cells' own arithmetic (lanes past the extent read the padding
-value), evaluates the tree with the element rules of ``fuzz_ops`` (loops run
-their trip count per block, ``if`` picks per block), and writes the lanes of the
-Out cell that lie inside the extent; everything else in the Out keeps its
-initial contents.  The result is the Out buffer and, per element, the bound
-``err`` (0: bit-exact; inf: not determined, not compared).
+value), runs the statements on copies of the Shared buffers (``fuzz_oracle_more``),
+evaluates the tree with the element rules of ``fuzz_ops`` / ``fuzz_ops_more`` (loops
+run their trip count per block, ``if`` picks per block), and writes the lanes of the
+Out cell that lie inside the extent; everything else in the Out keeps its initial
+contents.  The result is, for the Out and every written Shared, the buffer and per
+element the bound ``err`` (0: bit-exact; inf: not determined, not compared).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import math
 
 import numpy as np
 
+import fuzz_oracle_more as more
 import fuzz_ops as ops
+import fuzz_ops_more as ops2
 from fuzz_build import k_trips
 from fuzz_numerics import EV, dtype_of, is_float, round_into
 
@@ -87,9 +90,11 @@ def _widen(*shapes) -> tuple:
 
 
 class _Eval:
-    def __init__(self, desc: dict, args: list, ids: np.ndarray):
-        self.desc, self.args, self.ids = desc, args, ids
+    def __init__(self, desc: dict, args: list, ids: np.ndarray, grid: tuple):
+        self.desc, self.args, self.ids, self.grid = desc, args, ids, grid
         self.b = len(ids)
+        self.lin = more.linear_blocks(ids, grid)
+        self.olds: dict = {}
         self.loaded = {i: _load(p, args[i], ids) for i, p in enumerate(desc["params"])
                        if p["role"] == "In" and "FREE" not in p["along"]}
 
@@ -135,7 +140,8 @@ class _Eval:
             shape = _widen(m.shape, a.shape, b.shape)
             return ops.select(_fit(m, shape), _fit(a, shape), _fit(b, shape))
         if kind == "cvt":
-            return ops.convert(self.run(node[2], scopes), node[1])
+            rounding = node[3] if len(node) > 3 else "nearest_even"
+            return ops.convert(self.run(node[2], scopes), node[1], rounding)
         if kind == "reduce":
             return ops.reduce(node[1], node[2], bool(node[3]), self.run(node[4], scopes))
         if kind == "bcast":
@@ -152,6 +158,21 @@ class _Eval:
             cond = self.run(node[1], scopes)
             a, b = self.run(node[2], scopes), self.run(node[3], scopes)
             return ops.select(_fit(cond, a.shape), a, b)
+        return self.run_more(node, scopes)
+
+    def run_more(self, node, scopes: list) -> EV:
+        kind = node[0]
+        if kind == "scan":
+            return ops2.scan(node[1], node[2], bool(node[3]), self.run(node[4], scopes))
+        if kind == "mma":
+            a, b, c = (self.run(n, scopes) for n in node[4:7])
+            return ops2.mma(a, b, c, bool(node[2]), tuple(bool(s) for s in node[3]))
+        if kind == "query":
+            return more.query(node, self.desc, self.grid, self.b)
+        if kind == "pload":
+            return more.pload(node, self.desc, self.args, self.lin)
+        if kind == "old":
+            return self.olds[node[1]]
         raise ValueError(f"unknown node {node!r}")
 
     def loop(self, node, scopes: list) -> EV:
@@ -173,10 +194,14 @@ class _Eval:
         return cur
 
 
-def evaluate(desc: dict, args: list) -> tuple[np.ndarray, np.ndarray]:
-    """The Out buffer after the launch, and the bound on each of its elements."""
-    ids = _block_ids(grid_of(desc))
-    value = _Eval(desc, args, ids).run(desc["expr"], [])
+def evaluate(desc: dict, args: list) -> dict:
+    """``{parameter index: (buffer after the launch, bound per element)}`` for the Out
+    (the last parameter) and every Shared the statements write."""
+    grid = grid_of(desc)
+    ids = _block_ids(grid)
+    ev = _Eval(desc, args, ids, grid)
+    written = more.apply_statements(desc, args, ev, ev.lin, _fit)
+    value = ev.run(desc["expr"], [])
     out_p = desc["params"][-1]
     out = np.array(args[-1], copy=True)
     err = np.zeros(out.shape, dtype=np.float64)
@@ -184,7 +209,8 @@ def evaluate(desc: dict, args: list) -> tuple[np.ndarray, np.ndarray]:
     value = _fit(value, tuple(out_p["tile"]))
     out[flat[valid]] = value.val[valid].astype(out.dtype)
     err[flat[valid]] = value.err[valid]
-    return out, err
+    written[len(desc["params"]) - 1] = (out, err)
+    return written
 
 
 class Mismatch(AssertionError):

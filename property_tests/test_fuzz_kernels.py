@@ -6,10 +6,20 @@ evaluation of its tree says (``fuzz_oracle``; within bounds where the dialect le
 rounding to the implementation).  A sample also goes through ``tileirdisasm`` and
 ``tileiras`` (sm_90).  A failure is shrunk by Hypothesis and the minimal example is
 written to ``property_tests/regressions/``; every file there is replayed by
-``test_saved_regression_cases_replay``.
+``test_saved_regression_cases_replay`` (a case marked ``known_bug`` is expected to fail;
+``fuzz_known`` can keep the space it trips out of the draws while it does).
+
+The drawn space includes narrow formats (tf32, f8E4M3FN, f8E5M2), scans, mma, DYN_DIM
+extents and the pointer path (Shared buffers: pointer loads, stores, atomics); besides
+the kernels drawn from the whole space, a focused run per newer kind makes sure each
+is drawn (``fuzz_params.FOCUSES``).  Hypothesis events count the kinds: run with
+``--hypothesis-show-statistics`` to see how many kernels of each ran.
+
+``TILEIR_FUZZ_STATS=<file>`` appends one JSON line per kernel that passed (the test,
+its kinds, whether it was assembled), for counting them after a run.
 
 Profiles: the ``ci`` profile (the default; fixed seed) runs 500 kernels and assembles
-25; the long run is one command away::
+25, plus 80 kernels (4 assembled) per newer kind; the long run is one command away::
 
     TILEIR_HYPOTHESIS_PROFILE=nightly python -m pytest property_tests/test_fuzz_kernels.py
 """
@@ -23,7 +33,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from fuzz_checks import REGRESSIONS, check_description, launch_args, load_case, save_case
-from fuzz_kernels import EXCLUDED, kernel_descriptions
+from fuzz_kernels import EXCLUDED, FOCUSES, kernel_descriptions, kinds_of
 from tileir.real import tileiras
 
 PROFILE = os.environ.get("TILEIR_HYPOTHESIS_PROFILE", "ci")
@@ -31,6 +41,9 @@ PROFILE = os.environ.get("TILEIR_HYPOTHESIS_PROFILE", "ci")
 FUZZ_EXAMPLES = 500 if PROFILE == "ci" else max(2000, settings.default.max_examples)
 #: Kernels assembled per run with tileiras (about half a second each).
 TOOL_EXAMPLES = 25 if PROFILE == "ci" else 200
+#: Kernels per newer kind (focused draws), and how many of them are assembled.
+FOCUS_EXAMPLES = 80 if PROFILE == "ci" else 400
+FOCUS_TOOL_EXAMPLES = 4 if PROFILE == "ci" else 30
 
 _RELAXED = dict(deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
@@ -43,8 +56,16 @@ def _checked(desc: dict, args: list, *, tools: bool) -> None:
         save_case(desc, args, err, tools=tools)
         raise
     share = outcome.compared / max(1, outcome.total)
-    event("Out elements pinned by the oracle: " + (
+    event("written elements pinned by the oracle: " + (
         "all" if share == 1 else "none" if share == 0 else "some"))
+    kinds = sorted(kinds_of(desc))
+    for kind in kinds:
+        event(f"kind: {kind}")
+    stats = os.environ.get("TILEIR_FUZZ_STATS")
+    if stats:
+        with open(stats, "a") as f:
+            f.write(json.dumps({"test": os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0],
+                                "kinds": kinds, "tools": tools}) + "\n")
 
 
 @settings(max_examples=FUZZ_EXAMPLES, **_RELAXED)
@@ -61,6 +82,31 @@ def test_fuzzed_kernels_record_verify_round_trip_and_agree_with_the_oracle(desc,
 def test_a_sample_of_fuzzed_kernels_disassembles_and_assembles(desc, data):
     args = data.draw(launch_args(desc), label="inputs")
     _checked(desc, args, tools=True)
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+def test_each_newer_kind_records_verifies_and_agrees_with_the_oracle(focus):
+    @settings(max_examples=FOCUS_EXAMPLES, **_RELAXED)
+    @given(kernel_descriptions(focus=focus), st.data())
+    def check(desc, data):
+        assert focus in kinds_of(desc), f"a {focus} draw without {focus}: {desc}"
+        args = data.draw(launch_args(desc), label="inputs")
+        _checked(desc, args, tools=False)
+
+    check()
+
+
+@pytest.mark.skipif(not tileiras.available(), reason="tileiras / tileirdisasm are not "
+                    "installed (pip install 'nvidia-cuda-tileiras==13.4.92')")
+@pytest.mark.parametrize("focus", FOCUSES)
+def test_a_sample_of_each_newer_kind_disassembles_and_assembles(focus):
+    @settings(max_examples=FOCUS_TOOL_EXAMPLES, **_RELAXED)
+    @given(kernel_descriptions(focus=focus), st.data())
+    def check(desc, data):
+        args = data.draw(launch_args(desc), label="inputs")
+        _checked(desc, args, tools=True)
+
+    check()
 
 
 def _cases() -> list:
@@ -86,3 +132,4 @@ def test_saved_regression_cases_replay(path):
 def test_the_excluded_space_is_documented():
     # what the fuzzer leaves out is said, with the reason, where the report can quote it
     assert EXCLUDED and all(len(why) > 20 for why in EXCLUDED.values())
+
