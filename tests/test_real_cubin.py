@@ -43,7 +43,8 @@ def entry_bytecode(entries: Sequence[tuple[str, Sequence[TileType]]], *, version
             ids = []
             for t in params:
                 e = t.element
-                e_id = (table.pointer(element(e.pointee), PtrAttr.Missing)
+                attr = PtrAttr.Missing if getattr(e, "attr", None) is None else PtrAttr.Default
+                e_id = (table.pointer(element(e.pointee), attr)
                         if isinstance(e, PointerType) else element(e))
                 ids.append(table.tile(e_id, list(t.shape)))
             entry_hints = {arch: EntryHints(**h) for arch, h in (hints or {}).items()}

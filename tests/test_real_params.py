@@ -23,12 +23,13 @@ from tileir.real import tileiras
 from tileir.real.cubin import kernel_info
 from tileir.real.params import (check_against_cubin, kernel_args, layout, pack, param_size)
 from tileir.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64,
-                          FNV8E5M3FNU, I1, I4, I8, I16, I32, I64, TF32, TileType)
+                          FNV8E5M3FNU, I1, I4, I8, I16, I32, I64, TF32, PointerType, TileType)
 
 # Every element format that can be a rank-0 entry parameter, plus pointers to a few.
 SCALARS = [scalar(f) for f in (I1, I4, I8, I16, I32, I64, F16, BF16, F32, TF32, F64, F8E4M3FN,
                                F8E5M2, F8E8M0FNU, FNV8E5M3FNU)]
-POINTERS = [ptr(f) for f in (F32, F16, I8, F64, BF16)]
+POINTERS = [ptr(f) for f in (F32, F16, I8, F64, BF16)] + [
+    TileType((), PointerType(f, "none")) for f in (F32, I8)]   # 13.4's ptr_attr
 KINDS = SCALARS + POINTERS
 
 
