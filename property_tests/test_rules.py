@@ -1,7 +1,6 @@
 """Hypothesis checks of the pure rules against numpy and against each other."""
 
 import numpy as np
-import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 

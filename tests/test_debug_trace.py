@@ -13,7 +13,7 @@ from tileir.debug.summary import describe
 from tileir.fake.interpret import interpret
 from tileir.kernels.common import ulp
 from tileir.kernels.floatref import round_to
-from tileir.kernels.registry import get, specs
+from tileir.kernels.registry import get
 from debug_kernels import DEBUG_KERNELS, adds_floats_atomically
 from tileir.launch import ArgInfo, check_launch, entry_values
 from tileir.lower.render import render

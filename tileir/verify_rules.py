@@ -189,7 +189,8 @@ def _cmp(kind):
 
 def _select(c, op):
     cond = tile(c, op.operands[0], "cond")
-    a, b = tile(c, op.operands[1], "if_true"), tile(c, op.operands[2], "if_false")
+    a = tile(c, op.operands[1], "if_true")
+    tile(c, op.operands[2], "if_false")
     if cond.element != I1 or cond.shape != a.shape:
         c.fail(f"cond is {cond}; it must be an i1 tile of the values' shape {a.shape}")
     if getattr(a.element, "name", None) == "f4E2M1FN":
