@@ -637,7 +637,7 @@ FAMILIES = {
 }
 
 
-@pytest.mark.parametrize("family,version,module", family_versions())
+@pytest.mark.parametrize("family,version,module", list(family_versions()))
 def test_every_sample_family_verifies(family, version, module):
     verify(module)
 
