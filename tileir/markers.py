@@ -10,6 +10,8 @@ writes cell ``(i, j)``.
 (8,)
 >>> In(F64, g)
 In(f64, cells([1000], [128]))
+>>> In(F64, g, ptr_attr="none").ptr_attr    # 13.4's pointer attribute on its buffer
+'none'
 >>> cells([256, 256], [64, 32], along=[0, FREE_AXIS]).along
 (0, FREE_AXIS)
 """
