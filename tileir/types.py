@@ -235,8 +235,21 @@ def _dim_map_text(dim_map: tuple[int, ...]) -> str:
     return f", dim_map=[{', '.join(map(str, dim_map))}]"
 
 
+class _TileView:
+    """What the views a tile is loaded from share: a tile shape and an optional padding."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> int:
+        return len(self.tile_shape)
+
+    def _padding_text(self) -> str:
+        return f", padding_value = {self.padding}" if self.padding is not None else ""
+
+
 @attrs.frozen(repr=False, cache_hash=True)
-class PartitionViewType:
+class PartitionViewType(_TileView):
     """``partition_view<tile=(...), [padding_value = P,] tensor_view<...>[, dim_map=[...]]>``.
 
     ``dim_map[i]`` is the tensor dimension that tile dimension ``i`` walks along.
@@ -248,12 +261,8 @@ class PartitionViewType:
     dim_map: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
     padding: Optional[str] = None
 
-    @property
-    def rank(self) -> int:
-        return len(self.tile_shape)
-
     def __str__(self) -> str:
-        pad = f", padding_value = {self.padding}" if self.padding is not None else ""
+        pad = self._padding_text()
         return (f"partition_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
                 f"{_dim_map_text(self.dim_map)}>")
 
@@ -261,7 +270,7 @@ class PartitionViewType:
 
 
 @attrs.frozen(repr=False, cache_hash=True)
-class StridedViewType:
+class StridedViewType(_TileView):
     """``strided_view<tile=(...), traversal_strides=[...], [padding,] tensor_view<...>[, dim_map]>``."""
 
     tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
@@ -270,12 +279,8 @@ class StridedViewType:
     dim_map: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
     padding: Optional[str] = None
 
-    @property
-    def rank(self) -> int:
-        return len(self.tile_shape)
-
     def __str__(self) -> str:
-        pad = f", padding_value = {self.padding}" if self.padding is not None else ""
+        pad = self._padding_text()
         strides = ",".join(map(str, self.traversal_strides))  # tileirdisasm: `[2,1]`
         return (f"strided_view<tile=({_shape_text(self.tile_shape)}), traversal_strides=[{strides}]"
                 f"{pad}, {self.tensor_view}{_dim_map_text(self.dim_map)}>")
@@ -284,7 +289,7 @@ class StridedViewType:
 
 
 @attrs.frozen(repr=False, cache_hash=True)
-class GatherScatterViewType:
+class GatherScatterViewType(_TileView):
     """``gather_scatter_view<tile=(...), [padding,] tensor_view<...>, sparse_dim=D>``."""
 
     tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
@@ -292,12 +297,8 @@ class GatherScatterViewType:
     sparse_dim: int
     padding: Optional[str] = None
 
-    @property
-    def rank(self) -> int:
-        return len(self.tile_shape)
-
     def __str__(self) -> str:
-        pad = f", padding_value = {self.padding}" if self.padding is not None else ""
+        pad = self._padding_text()
         return (f"gather_scatter_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
                 f", sparse_dim={self.sparse_dim}>")
 
