@@ -361,3 +361,20 @@ def test_ptr_to_ptr_keeps_adds_or_drops_the_ptr_attr():
 
     trace("k", body, In(F32, G, ptr_attr="none"), Out(F32, G))
     assert seen == {"same": PointerType(I32, "none"), "dropped": PointerType(I32)}
+
+
+def test_scratch_and_global_addresses_take_a_ptr_attr_and_refuse_others():
+    from tileir.ops_views import global_pointer
+    from tileir.types import PointerType
+
+    table = global_constant("t4", np.arange(4, dtype=np.float32))
+
+    def body(a, out):
+        p = yield scratch(F32, 16, ptr_attr="none")
+        assert p.format == PointerType(F32, "none")
+        assert global_pointer(table, ptr_attr="none").format == PointerType(F32, "none")
+        yield scratch(F32, 16, ptr_attr="classified")
+
+    err = _refused(body)
+    assert err.op == "alloca" and "ptr_attr must be None or one of ('none',)" in err.message
+    assert err.where and "test_ops_refusals.py" in err.where

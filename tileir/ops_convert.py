@@ -147,7 +147,7 @@ def int_to_ptr(addresses, fmt: Format, *, ptr_attr: Optional[str] = None) -> Til
     if not isinstance(fmt, Format) or fmt.name == "i4":
         raise refuse("int_to_ptr", f"pointers point at numbers (not i4), got {fmt!r}",
                      user_loc())
-    pointer = PointerType(fmt, _ptr_attr(ptr_attr, "int_to_ptr"))
+    pointer = PointerType(fmt, ptr_attr_of(ptr_attr, "int_to_ptr"))
     return Tile("int_to_ptr", (t,), {}, t.type.with_element(pointer), user_loc())
 
 
@@ -163,12 +163,14 @@ def ptr_to_ptr(ptrs: Tile, fmt: Format, *, ptr_attr: Optional[str] = SAME_ATTR) 
     if not isinstance(fmt, Format) or fmt.name == "i4":
         raise refuse("ptr_to_ptr", f"pointers point at numbers (not i4), got {fmt!r}",
                      user_loc())
-    attr = ptrs.format.attr if ptr_attr == SAME_ATTR else _ptr_attr(ptr_attr, "ptr_to_ptr")
+    attr = ptrs.format.attr if ptr_attr == SAME_ATTR else ptr_attr_of(ptr_attr, "ptr_to_ptr")
     return Tile("ptr_to_ptr", (ptrs,), {}, ptrs.type.with_element(PointerType(fmt, attr)),
                 user_loc())
 
 
-def _ptr_attr(value, op: str) -> Optional[str]:
+def ptr_attr_of(value, op: str) -> Optional[str]:
+    """``value`` as a pointer attribute for ``op`` (None or one of ``PTR_ATTRS``), else a
+    refusal naming the op and the user's line."""
     if value is not None and value not in PTR_ATTRS:
         raise refuse(op, f"ptr_attr must be None or one of {PTR_ATTRS} (all tileiras 13.4 "
                      f"knows), got {value!r}", user_loc())

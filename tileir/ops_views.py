@@ -20,6 +20,7 @@ from tileir.broadcast import RuleError, check_write
 from tileir.markers import Param
 from tileir.module import Global
 from tileir.numerics import dense_of
+from tileir.ops_convert import ptr_attr_of
 from tileir.ops_memory import access, cell_index, needs_cells, param_of
 from tileir.ops_shape import broadcast, check_shape, index_tile
 from tileir.program import Alloca, AtomicCell, Load, Sparse, Store, Window
@@ -211,10 +212,12 @@ def offset(ptrs: Tile, offsets) -> Tile:
     return Tile("offset", (ptrs, offs), {}, ptrs.type, user_loc())
 
 
-def scratch(fmt: Format, count: int, *, alignment: int = 16, global_memory: bool = False) -> Effect:
+def scratch(fmt: Format, count: int, *, alignment: int = 16, global_memory: bool = False,
+            ptr_attr: Optional[str] = None) -> Effect:
     """A scratch buffer of ``count`` elements of ``fmt`` for this block (``alloca``, 13.3)
     (yield it): answers its address, a rank-0 tile of pointers for the pointer path.
-    ``global_memory`` places it in global memory."""
+    ``global_memory`` places it in global memory; ``ptr_attr`` gives the address 13.4's
+    pointer attribute (``"none"``)."""
     if not isinstance(fmt, Format) or fmt.name == "i4":
         raise refuse("alloca", f"a scratch buffer holds numbers (not i4), got {fmt!r}",
                      user_loc())
@@ -222,9 +225,10 @@ def scratch(fmt: Format, count: int, *, alignment: int = 16, global_memory: bool
         raise refuse("alloca", f"count {count!r} must be a positive int", user_loc())
     if not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
         raise refuse("alloca", f"alignment {alignment!r} must be a power of two", user_loc())
-    ttype = TileType((), PointerType(fmt))
-    return Emit("alloca", Alloca(-1, fmt, count, alignment, bool(global_memory), user_loc()),
-                ttype, user_loc())
+    attr = ptr_attr_of(ptr_attr, "alloca")
+    ttype = TileType((), PointerType(fmt, attr))
+    return Emit("alloca", Alloca(-1, fmt, count, alignment, bool(global_memory), user_loc(),
+                                 attr), ttype, user_loc())
 
 
 def _global(name: str, values, fmt: Optional[Format], constant: bool, private: bool,
@@ -260,8 +264,9 @@ def global_array(name: str, values, fmt: Optional[Format] = None, *, private: bo
     return _global(name, values, fmt, False, private, alignment)
 
 
-def global_pointer(g: Global) -> Tile:
-    """The address of global ``g`` (``get_global``): a rank-0 tile of pointers."""
+def global_pointer(g: Global, *, ptr_attr: Optional[str] = None) -> Tile:
+    """The address of global ``g`` (``get_global``): a rank-0 tile of pointers (with 13.4's
+    pointer attribute ``ptr_attr`` when given)."""
     fmt = g.value.type.element
     return Tile("get_global", (), {"name": g.name, "global": g},
-                TileType((), PointerType(fmt)), user_loc())
+                TileType((), PointerType(fmt, ptr_attr_of(ptr_attr, "get_global"))), user_loc())

@@ -178,7 +178,7 @@ class AtomicCell:
 @frozen
 class Alloca:
     """A scratch buffer of ``count`` elements of ``format`` for this block; ``result`` is its
-    address (a rank-0 tile of pointers)."""
+    address (a rank-0 tile of pointers, with 13.4's ``ptr_attr`` when given)."""
 
     result: int
     format: Format
@@ -186,6 +186,7 @@ class Alloca:
     alignment: int = 16
     global_: bool = False
     loc: Optional[Loc] = field(default=None, eq=False)
+    ptr_attr: Optional[str] = None
 
 
 @frozen

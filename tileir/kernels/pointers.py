@@ -109,6 +109,24 @@ def _ptr_attr_kernels() -> None:
                "f32 bits read through pointers made with int_to_ptr (ptr_attr<none>), cast "
                "to ptr<i32> keeping the attribute, then without it")
 
+    table = global_constant("lut16_attr", _LUT)
+
+    def looked_up(x, out):
+        # a lookup through the global's address and a reversal through scratch, both
+        # addresses carrying ptr_attr<none>
+        i = yield load_cell(x)
+        v = yield load(global_pointer(table, ptr_attr="none"), offsets=i & 15)
+        buf = yield scratch(F32, T, ptr_attr="none")
+        yield store(buf, 0, v)
+        yield store_cell(out, (yield load(buf, offsets=(T - 1) - iota(T))))
+
+    _copy_like("ptr_attr_lut_scratch_f32", looked_up, [I32], F32,
+               lambda x: _LUT[x & 15].reshape(-1, T)[:, ::-1].reshape(-1),
+               [lambda r: r.integers(0, 1000, N).astype(np.int32),
+                lambda r: np.zeros(N, np.float32)],
+               "a lookup through a global's address and a reversal through a scratch buffer, "
+               "both addresses with ptr_attr<none> (get_global, alloca)")
+
 
 # ----------------------------------------------------------------------------- scratch
 

@@ -92,7 +92,7 @@ class MemoryInstrs:
                                   segments=(1, len(index), 1, 1), loc=ins.loc)
 
     def _alloca(self, ins: Alloca) -> None:
-        (ptr,) = self.emit("alloca", (), [TileType((), PointerType(ins.format))],
+        (ptr,) = self.emit("alloca", (), [TileType((), PointerType(ins.format, ins.ptr_attr))],
                            {"num_elem": ins.count, "alignment": ins.alignment,
                             "global_": ins.global_}, loc=ins.loc)
         self.bind(("var", ins.result), ptr)
