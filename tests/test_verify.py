@@ -25,13 +25,13 @@ from tileir.module import (Block, Bounded, Dense, DivBy, Function, Global, Loc, 
 from tileir.numerics import dense_of
 from tileir.real.tileiras import available
 from tileir.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8,
-                          I16, I32, I64, TOKEN, PartitionViewType, PointerType, TensorViewType,
-                          TileType)
+                          I16, I32, I64, TOKEN, GatherScatterViewType, PartitionViewType,
+                          PointerType, TensorViewType, TileType)
 from tileir.signatures import SIGNATURES, attr_of
 from tileir.verify import VERIFY_RULES, verify
 
 T = TileType
-S_I32, S_I1, S_F32 = T((), I32), T((), I1), T((), F32)
+S_I32, S_I1, S_F32, S_I64 = T((), I32), T((), I1), T((), F32), T((), I64)
 PTR = T((), PointerType(F32))
 
 
@@ -523,6 +523,21 @@ def offset_keeps_ptr_attr(bad):
     return _module([T((), PointerType(F32, "none"))], build)
 
 
+def gather_index_types(bad):
+    # a gather/scatter view's row-index tile may be of any integer type; its scalar indices
+    # share one (tileirdisasm: "expected scalar index 2 to have the same type as other
+    # scalar indices")
+    def build(b):
+        tv_t = TensorViewType(F32, (64, 64, 64), (4096, 64, 1))
+        tv = b.op("make_tensor_view", [b.params[0]], [tv_t], segments=(1, 0, 0))
+        gv_t = GatherScatterViewType((4, 4, 4), tv_t, 0)
+        gv = b.op("make_gather_scatter_view", [tv], [gv_t])
+        rows = _c(b, T((4,), I16), 0)
+        index = [rows, _c(b, S_I64, 0), _c(b, S_I32 if bad else S_I64, 0)]
+        b.op("load_view_tko", [gv, *index], [T((4, 4, 4), F32), TOKEN], segments=(1, 3, 0))
+    return _module([PTR], build)
+
+
 def offset_not_i4(bad):
     def build(b):
         ptrs = _pointers_of(b, T((4,), PointerType(F32)))
@@ -632,6 +647,8 @@ FAMILIES = {
                                       r"\(none\) differ", True),
     "offset_keeps_ptr_attr": (offset_keeps_ptr_attr, r"expected \(tile<ptr<f32, <none>>>\)",
                               True),
+    "gather_index_types": (gather_index_types, r"scalar indices must share one integer type, "
+                           r"got tile<i64>, tile<i32>", True),
     "offset_not_i4": (offset_not_i4, r"offsets must be a tile of i1, i8, i16, i32 or i64, "
                       r"got tile<4xi4>", True),
 }

@@ -99,9 +99,11 @@ def view_tile(view) -> TileType:
 
 def view_index(c, view, index) -> None:
     """``index`` addresses one tile of ``view``: one integer per dim (a row-index tile on a
-    gather/scatter view's sparse dim), all of one type."""
+    gather/scatter view's sparse dim), the scalar ones all of one type (the row-index tile
+    may be of any integer type: tileirdisasm, probed)."""
     if len(index) != view.rank:
         c.fail(f"{view} takes {view.rank} indices, got {len(index)}")
+    scalars = []
     for i, v in enumerate(index):
         if isinstance(view, GatherScatterViewType) and i == view.sparse_dim:
             t = int_tile(c, v, f"index {i}")
@@ -110,8 +112,9 @@ def view_index(c, view, index) -> None:
                        f"{view.tile_shape[i]} row indices")
         else:
             scalar_int(c, v, f"index {i}")
-    if len({v.type.element for v in index}) > 1:
-        c.fail(f"indices must share one integer type, got {types_text(index)}")
+            scalars.append(v)
+    if len({v.type.element for v in scalars}) > 1:
+        c.fail(f"scalar indices must share one integer type, got {types_text(scalars)}")
 
 
 def _inbounds(c, op, n) -> None:
