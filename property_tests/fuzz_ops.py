@@ -209,7 +209,10 @@ def select(m: EV, a: EV, b: EV) -> EV:
         with np.errstate(all="ignore"):
             x, y = a.f64(), b.f64()
             same = (x == y) & (np.signbit(x) == np.signbit(y)) | (np.isnan(x) & np.isnan(y))
-            gap = np.where(same, 0.0, np.abs(x - y))
+            # an unknown mask picks either: the lanes may differ by the gap between the two,
+            # and by at least the least bound when they are zeros of opposite signs (else a
+            # bound of 0 would demand one sign)
+            gap = np.where(same, 0.0, np.maximum(np.abs(x - y), 5e-324))
             either = np.maximum(np.maximum(a.err, b.err), np.where(np.isnan(gap), np.inf, gap))
     else:
         same = a.val == b.val
