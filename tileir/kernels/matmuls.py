@@ -57,21 +57,31 @@ def _exact(fmt, x: np.ndarray) -> np.ndarray:
     return (to_tf32(v) if fmt == TF32 else v).astype(np.float64)
 
 
+def _k_loop(a, b, c, product):
+    """The K loop the products here share (effects: ``yield from`` it): each trip loads the
+    k-th tiles of ``a`` and ``b`` and folds ``product(ta, tb, acc)``; ``c``'s cell gets the
+    sum."""
+    def step(k, acc):
+        ta = yield load_at(a, [k])
+        tb = yield load_at(b, [k])
+        return product(ta, tb, acc)
+
+    acc = yield for_range(0, K // TK, step, init=zeros(c))
+    yield store_cell(c, acc)
+
+
 def _mm_spec(fmt, acc_fmt, *, mem=None, fast_acc=False) -> None:
     mem = mem or PAIRS[fmt][0]
     name = f"mm_{_tag(fmt)}_{acc_fmt}" + ("_fastacc" if fast_acc else "")
     narrow = mem != fmt
 
-    def body(a, b, c):
-        def step(k, acc):
-            ta = yield load_at(a, [k])
-            tb = yield load_at(b, [k])
-            if narrow:
-                ta, tb = ta.to(fmt), tb.to(fmt)
-            return mma(ta, tb, acc, fast_acc=fast_acc) if fast_acc else mma(ta, tb, acc)
+    def product(ta, tb, acc):
+        if narrow:
+            ta, tb = ta.to(fmt), tb.to(fmt)
+        return mma(ta, tb, acc, fast_acc=fast_acc) if fast_acc else mma(ta, tb, acc)
 
-        acc = yield for_range(0, K // TK, step, init=zeros(c))
-        yield store_cell(c, acc)
+    def body(a, b, c):
+        yield from _k_loop(a, b, c, product)
 
     def build():
         return trace(name, body,
@@ -104,13 +114,8 @@ def _mmai_spec(signed_a: bool, signed_b: bool) -> None:
     name = f"mm_i8_i32_{sa}{sb}"
 
     def body(a, b, c):
-        def step(k, acc):
-            ta = yield load_at(a, [k])
-            tb = yield load_at(b, [k])
-            return mma(ta, tb, acc, signed=(signed_a, signed_b))
-
-        acc = yield for_range(0, K // TK, step, init=zeros(c))
-        yield store_cell(c, acc)
+        yield from _k_loop(a, b, c, lambda ta, tb, acc: mma(ta, tb, acc,
+                                                            signed=(signed_a, signed_b)))
 
     def build():
         return trace(name, body,
@@ -209,14 +214,8 @@ def _nt_spec(fmt) -> None:
     """C = A @ B^T with B stored N x K: each K step transposes its tile of B (permute)."""
     name = f"mm_nt_{fmt}"
 
-    def body(a, b, c):
-        def step(k, acc):
-            ta = yield load_at(a, [k])
-            tb = yield load_at(b, [k])                                 # [TN, TK]
-            return mma(ta, tb.transpose(), acc)
-
-        acc = yield for_range(0, K // TK, step, init=zeros(c))
-        yield store_cell(c, acc)
+    def body(a, b, c):   # b's K tiles are [TN, TK]
+        yield from _k_loop(a, b, c, lambda ta, tb, acc: mma(ta, tb.transpose(), acc))
 
     def build():
         return trace(name, body,
