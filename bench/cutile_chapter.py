@@ -30,8 +30,13 @@ import io
 from typing import Callable
 
 import cuda.tile as ct
-from cuda.tile.compilation import (ArrayConstraint, CallingConvention, KernelSignature,
-                                   ScalarConstraint, export_kernel)
+from cuda.tile.compilation import (
+    ArrayConstraint,
+    CallingConvention,
+    KernelSignature,
+    ScalarConstraint,
+    export_kernel,
+)
 
 __all__ = ["TWINS", "export", "clear_caches", "signature"]
 
@@ -116,9 +121,16 @@ def _array(dtype, shape: tuple) -> ArrayConstraint:
     for n in reversed(shape):
         strides.append(step)
         step *= n
-    return ArrayConstraint(dtype, len(shape), index_dtype=ct.int32, stride_lower_bound_incl=0,
-                           alias_groups=(), may_alias_internally=False,
-                           shape_constant=tuple(shape), stride_constant=tuple(reversed(strides)))
+    return ArrayConstraint(
+        dtype,
+        len(shape),
+        index_dtype=ct.int32,
+        stride_lower_bound_incl=0,
+        alias_groups=(),
+        may_alias_internally=False,
+        shape_constant=tuple(shape),
+        stride_constant=tuple(reversed(strides)),
+    )
 
 
 def signature(name: str, params: list) -> KernelSignature:
@@ -136,8 +148,10 @@ TWINS: dict = {
     "matmul": (matmul, signature("matmul", [(F64, (256, 256))] * 3)),
     "row_softmax": (row_softmax, signature("row_softmax", [(F64, (256, 64))] * 2)),
     "transpose": (transpose, signature("transpose", [(F64, (128, 64)), (F64, (128 * 64,))])),
-    "histogram": (histogram, signature("histogram", [(ct.int32, (HIST_N,)),
-                                                     (ct.int32, (HIST_BINS,))])),
+    "histogram": (
+        histogram,
+        signature("histogram", [(ct.int32, (HIST_N,)), (ct.int32, (HIST_BINS,))]),
+    ),
     "flash_attn": (flash_attn, signature("flash_attn", [(F64, (ATT_N, ATT_D))] * 4 + [F64])),
 }
 
@@ -155,8 +169,14 @@ def export(name: str, version: str = "13.4", cold: bool = True) -> bytes:
     if cold:
         clear_caches()
     buf = io.BytesIO()
-    export_kernel(kernel, [sig], buf, output_format="tileir_bytecode", bytecode_version=version,
-                  gpu_code=None)
+    export_kernel(
+        kernel,
+        [sig],
+        buf,
+        output_format="tileir_bytecode",
+        bytecode_version=version,
+        gpu_code=None,
+    )
     return buf.getvalue()
 
 

@@ -44,9 +44,9 @@ prepare() {
             -d .whl pyrsistent==0.20.0 || return 1
     fi
     rm -rf .cubins
-    "$PYTHON" -m tileir.real.prebuilt --arch "$ARCH" --out .cubins || return 1
+    "$PYTHON" -m tileir.kernels.prebuild --arch "$ARCH" --out .cubins || return 1
     "$PYTHON" bench/gpu.py --prebuild .cubins --arch "$ARCH" || return 1
-    "$PYTHON" -c "from tileir.real.gate import source_commit; print(source_commit())" \
+    "$PYTHON" -c "from tileir.kernels.device_gate import source_commit; print(source_commit())" \
         >.cubins/COMMIT || return 1
     echo "prepared: .cubins ($(ls .cubins/$ARCH | wc -l) cubins, commit $(cat .cubins/COMMIT))" \
          "and .whl ($(ls .whl 2>/dev/null | wc -l) wheels)"

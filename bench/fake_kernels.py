@@ -21,8 +21,24 @@ from typing import Callable
 import attrs
 import numpy as np
 
-from tileir import (F32, FREE_AXIS, In, Out, Scalar, cells, exp, for_range, load_at, load_cell,
-                    mma, reduce_max, reduce_sum, store_cell, trace, zeros)
+from tileir import (
+    F32,
+    FREE_AXIS,
+    In,
+    Out,
+    Scalar,
+    cells,
+    exp,
+    for_range,
+    load_at,
+    load_cell,
+    mma,
+    reduce_max,
+    reduce_sum,
+    store_cell,
+    trace,
+    zeros,
+)
 from tileir.kernels import chapter
 
 __all__ = ["Case", "case", "SIZES", "NAMES"]
@@ -56,8 +72,16 @@ def vadd(rng, n: int, tile: int) -> Case:
     g = cells([n], [tile])
     kernel = trace("bench_vadd", _vadd, In(F32, g), In(F32, g), Out(F32, g))
     a, b = (rng.standard_normal(n, dtype=np.float32) for _ in range(2))
-    return Case("vadd", kernel, (a, b, np.zeros(n, np.float32)), lambda a, b, o: a + b, 2, 0.0,
-                0.0, f"{n} f32 in cells of {tile}")
+    return Case(
+        "vadd",
+        kernel,
+        (a, b, np.zeros(n, np.float32)),
+        lambda a, b, o: a + b,
+        2,
+        0.0,
+        0.0,
+        f"{n} f32 in cells of {tile}",
+    )
 
 
 # ----------------------------------------------------------------------------- row softmax
@@ -74,6 +98,7 @@ def _np_row_softmax(rows: int, cols: int):
         s = x.reshape(rows, cols)
         p = np.exp(s - s.max(axis=1, keepdims=True))
         return p / p.sum(axis=1, keepdims=True)
+
     return run
 
 
@@ -81,9 +106,16 @@ def row_softmax(rng, rows: int, cols: int, per_block: int) -> Case:
     g = cells([rows, cols], [per_block, cols])
     kernel = trace("bench_row_softmax", _row_softmax, In(F32, g), Out(F32, g))
     x = rng.standard_normal(rows * cols, dtype=np.float32)
-    return Case("row_softmax", kernel, (x, np.zeros(rows * cols, np.float32)),
-                _np_row_softmax(rows, cols), 1, 1e-5, 1e-7,
-                f"{rows}x{cols} f32, {per_block} rows a block")
+    return Case(
+        "row_softmax",
+        kernel,
+        (x, np.zeros(rows * cols, np.float32)),
+        _np_row_softmax(rows, cols),
+        1,
+        1e-5,
+        1e-7,
+        f"{rows}x{cols} f32, {per_block} rows a block",
+    )
 
 
 # ----------------------------------------------------------------------------- matmul
@@ -98,6 +130,7 @@ def _matmul_body(trips: int):
 
         acc = yield for_range(0, trips, step, init=zeros(c))
         yield store_cell(c, acc)
+
     return body
 
 
@@ -108,9 +141,16 @@ def matmul(rng, m: int, n: int, k: int, tm: int, tn: int, tk: int) -> Case:
     kernel = trace("bench_matmul", _matmul_body(k // tk), a_m, b_m, c_m)
     a = rng.standard_normal(m * k, dtype=np.float32)
     b = rng.standard_normal(k * n, dtype=np.float32)
-    return Case("matmul", kernel, (a, b, np.zeros(m * n, np.float32)),
-                lambda a, b, c: a.reshape(m, k) @ b.reshape(k, n), 2, 1e-4, 1e-3 * np.sqrt(k),
-                f"{m}x{n}x{k} f32, {tm}x{tn}x{tk} tiles")
+    return Case(
+        "matmul",
+        kernel,
+        (a, b, np.zeros(m * n, np.float32)),
+        lambda a, b, c: a.reshape(m, k) @ b.reshape(k, n),
+        2,
+        1e-4,
+        1e-3 * np.sqrt(k),
+        f"{m}x{n}x{k} f32, {tm}x{tn}x{tk} tiles",
+    )
 
 
 # ----------------------------------------------------------------------------- flash attention
@@ -121,35 +161,53 @@ def _np_attention(n: int, d: int):
         s = (q.reshape(n, d) @ k.reshape(n, d).T) * scale
         p = np.exp(s - s.max(axis=1, keepdims=True))
         return (p / p.sum(axis=1, keepdims=True)) @ v.reshape(n, d)
+
     return run
 
 
 def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
     qo = cells([n, d], [bq, d])
     kv = cells([n, d], [bk, d], along=[FREE_AXIS, 1])
-    kernel = trace("bench_flash_attn", chapter.flash_attn, In(F32, qo), In(F32, kv),
-                   In(F32, kv), Out(F32, qo), Scalar(F32))
+    kernel = trace(
+        "bench_flash_attn",
+        chapter.flash_attn,
+        In(F32, qo),
+        In(F32, kv),
+        In(F32, kv),
+        Out(F32, qo),
+        Scalar(F32),
+    )
     q, k, v = (rng.standard_normal(n * d, dtype=np.float32) for _ in range(3))
     scale = np.float32(1.0 / np.sqrt(d))
-    return Case("flash_attn", kernel, (q, k, v, np.zeros(n * d, np.float32), scale),
-                _np_attention(n, d), 3, 1e-4, 1e-5,
-                f"{n} queries/keys of width {d}, blocks {bq}x{bk}, f32")
+    return Case(
+        "flash_attn",
+        kernel,
+        (q, k, v, np.zeros(n * d, np.float32), scale),
+        _np_attention(n, d),
+        3,
+        1e-4,
+        1e-5,
+        f"{n} queries/keys of width {d}, blocks {bq}x{bk}, f32",
+    )
 
 
-_BUILDERS = {"vadd": vadd, "row_softmax": row_softmax, "matmul": matmul,
-             "flash_attn": flash_attn}
+_BUILDERS = {"vadd": vadd, "row_softmax": row_softmax, "matmul": matmul, "flash_attn": flash_attn}
 NAMES = tuple(_BUILDERS)
 
 #: size name -> kernel -> builder keyword arguments
 SIZES = {
-    "full": {"vadd": dict(n=1 << 24, tile=1024),
-             "row_softmax": dict(rows=4096, cols=1024, per_block=8),
-             "matmul": dict(m=1024, n=1024, k=1024, tm=64, tn=64, tk=32),
-             "flash_attn": dict(n=1024, d=64, bq=64, bk=64)},
-    "tiny": {"vadd": dict(n=4096, tile=1024),
-             "row_softmax": dict(rows=32, cols=64, per_block=8),
-             "matmul": dict(m=128, n=128, k=128, tm=64, tn=64, tk=32),
-             "flash_attn": dict(n=128, d=64, bq=64, bk=64)},
+    "full": {
+        "vadd": dict(n=1 << 24, tile=1024),
+        "row_softmax": dict(rows=4096, cols=1024, per_block=8),
+        "matmul": dict(m=1024, n=1024, k=1024, tm=64, tn=64, tk=32),
+        "flash_attn": dict(n=1024, d=64, bq=64, bk=64),
+    },
+    "tiny": {
+        "vadd": dict(n=4096, tile=1024),
+        "row_softmax": dict(rows=32, cols=64, per_block=8),
+        "matmul": dict(m=128, n=128, k=128, tm=64, tn=64, tk=32),
+        "flash_attn": dict(n=128, d=64, bq=64, bk=64),
+    },
 }
 
 

@@ -15,7 +15,7 @@ its current stream).  Each result is checked before it is timed.
     python bench/gpu.py                         # on a GPU machine
     python bench/gpu.py --prebuild DIR --arch sm_90   # here: cubins for $TILEIR_CUBIN_DIR
 
-The kernels record, encode and assemble on a CPU (tests/test_bench_gpu_kernels.py);
+The kernels record, encode and assemble on a CPU (tests/bench/test_bench_gpu_kernels.py);
 only the timings need the card.  This is a script, never a timed test.
 """
 
@@ -32,8 +32,21 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script from a checkout: find tileir beside bench/
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tileir import (BF16, F32, FREE_AXIS, In, Out, cells, for_range, load_at, load_cell, mma,
-                    store_cell, trace, zeros)
+from tileir import (
+    BF16,
+    F32,
+    FREE_AXIS,
+    In,
+    Out,
+    cells,
+    for_range,
+    load_at,
+    load_cell,
+    mma,
+    store_cell,
+    trace,
+    zeros,
+)
 from tileir.errors import TileIRError
 
 VADD_N = 1 << 28
@@ -57,8 +70,9 @@ def vadd_kernel(n: int = VADD_N, tile: int = VADD_TILE):
     return trace("bench_vadd", _vadd, In(F32, g), In(F32, g), Out(F32, g))
 
 
-def matmul_kernel(m: int = MM_SIZE, n: int = MM_SIZE, k: int = MM_SIZE,
-                  tiles: Sequence[int] = MM_TILE):
+def matmul_kernel(
+    m: int = MM_SIZE, n: int = MM_SIZE, k: int = MM_SIZE, tiles: Sequence[int] = MM_TILE
+):
     """``c = a @ b``: bf16 ``a`` (m x k) and ``b`` (k x n), f32 accumulator and ``c``; one
     ``tm x tn`` tile of ``c`` per block, walking K in steps of ``tk``."""
     tm, tn, tk = tiles
@@ -124,8 +138,18 @@ def _launcher(drv, events: Events, prepared) -> Callable[[], None]:
     gx, gy, gz = prepared.grid
 
     def issue() -> None:  # no synchronize: launches queue back to back
-        events.call("cuLaunchKernel", prepared.kernel.handle, gx, gy, gz, *LAUNCH_BLOCK, 0, 0,
-                    prepared.args.address, 0)
+        events.call(
+            "cuLaunchKernel",
+            prepared.kernel.handle,
+            gx,
+            gy,
+            gz,
+            *LAUNCH_BLOCK,
+            0,
+            0,
+            prepared.args.address,
+            0,
+        )
 
     return issue
 
@@ -186,22 +210,33 @@ def bench_vadd(dev, drv, events: Events, torch, reps: int, trials: int, n: int) 
     nbytes = n * 4
     src = dev.alloc(F32, n)
     dst = dev.alloc(F32, n)
-    t_copy = events.best(lambda: events.call("cuMemcpyDtoD", dst.handle.device_pointer,
-                                             src.handle.device_pointer, nbytes), reps, trials)
+    t_copy = events.best(
+        lambda: events.call(
+            "cuMemcpyDtoD", dst.handle.device_pointer, src.handle.device_pointer, nbytes
+        ),
+        reps,
+        trials,
+    )
     bw_vadd, bw_copy = 3 * nbytes / t_vadd, 2 * nbytes / t_copy
-    print(f"vadd f32 x 2^{n.bit_length() - 1} (cells of {VADD_TILE}): {t_vadd * 1e3:.3f} ms, "
-          f"{bw_vadd / 1e12:.2f} TB/s (3 x {nbytes / 2**30:.2f} GiB moved)")
-    print(f"cuMemcpyDtoD of {nbytes / 2**30:.2f} GiB:           {t_copy * 1e3:.3f} ms, "
-          f"{bw_copy / 1e12:.2f} TB/s (read + write)")
-    print(f"vadd / copy: time ratio {t_vadd / t_copy:.3f} (1.5 at equal bandwidth), "
-          f"bandwidth ratio {bw_vadd / bw_copy:.3f}")
+    print(
+        f"vadd f32 x 2^{n.bit_length() - 1} (cells of {VADD_TILE}): {t_vadd * 1e3:.3f} ms, "
+        f"{bw_vadd / 1e12:.2f} TB/s (3 x {nbytes / 2**30:.2f} GiB moved)"
+    )
+    print(
+        f"cuMemcpyDtoD of {nbytes / 2**30:.2f} GiB:           {t_copy * 1e3:.3f} ms, "
+        f"{bw_copy / 1e12:.2f} TB/s (read + write)"
+    )
+    print(
+        f"vadd / copy: time ratio {t_vadd / t_copy:.3f} (1.5 at equal bandwidth), "
+        f"bandwidth ratio {bw_vadd / bw_copy:.3f}"
+    )
     dev.free(src)
     dev.free(dst)
 
 
 def bench_matmul(dev, drv, events: Events, torch, reps: int, trials: int, size: int) -> None:
     kernel = matmul_kernel(size, size, size)
-    flops = 2.0 * size ** 3
+    flops = 2.0 * size**3
     a = _device_random(dev, torch, BF16, size * size, 3)
     b = _device_random(dev, torch, BF16, size * size, 4)
     c = _device_zeros(dev, torch, F32, size * size)
@@ -210,15 +245,20 @@ def bench_matmul(dev, drv, events: Events, torch, reps: int, trials: int, size: 
     prepared = dev.prepare(kernel, a, b, c)
     dev.issue(prepared)
     rows = 2  # checked on the host in f32 from the same bf16 inputs
-    want = _head(dev, a, rows * size).reshape(rows, size) @ \
-        _head(dev, b, size * size).reshape(size, size)
+    want = _head(dev, a, rows * size).reshape(rows, size) @ _head(dev, b, size * size).reshape(
+        size, size
+    )
     got = _head(dev, c, rows * size).reshape(rows, size)
     err = float(np.abs(got - want).max() / np.abs(want).max())
-    print(f"matmul check: the first {rows} rows are within {err:.1e} (of the largest value) of "
-          f"a host f32 product")
+    print(
+        f"matmul check: the first {rows} rows are within {err:.1e} (of the largest value) of "
+        f"a host f32 product"
+    )
     t_tile = events.best(_launcher(drv, events, prepared), reps, trials)
-    print(f"matmul bf16 {size}^3 -> f32 (tiles {MM_TILE}): {t_tile * 1e3:.3f} ms, "
-          f"{flops / t_tile / 1e12:.1f} TFLOP/s")
+    print(
+        f"matmul bf16 {size}^3 -> f32 (tiles {MM_TILE}): {t_tile * 1e3:.3f} ms, "
+        f"{flops / t_tile / 1e12:.1f} TFLOP/s"
+    )
     if torch is None:
         print("torch.matmul: torch is not importable here (or sees no GPU); no comparison")
         return
@@ -234,8 +274,10 @@ def bench_matmul(dev, drv, events: Events, torch, reps: int, trials: int, size: 
         end.record()
         end.synchronize()
         best = min(best, start.elapsed_time(end) / 1e3 / reps)
-    print(f"torch.matmul bf16 {size}^3 -> bf16 ({torch.__version__}): {best * 1e3:.3f} ms, "
-          f"{flops / best / 1e12:.1f} TFLOP/s")
+    print(
+        f"torch.matmul bf16 {size}^3 -> bf16 ({torch.__version__}): {best * 1e3:.3f} ms, "
+        f"{flops / best / 1e12:.1f} TFLOP/s"
+    )
     print(f"tileir / torch: time ratio {t_tile / best:.3f}")
 
 
@@ -248,16 +290,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--trials", type=int, default=5, help="timed runs (the best counts)")
     parser.add_argument("--vadd-n", type=int, default=VADD_N, help="vadd elements")
     parser.add_argument("--mm-size", type=int, default=MM_SIZE, help="matmul M = N = K")
-    parser.add_argument("--prebuild", metavar="DIR", default=None,
-                        help="only assemble the kernels into DIR (for $TILEIR_CUBIN_DIR)")
+    parser.add_argument(
+        "--prebuild",
+        metavar="DIR",
+        default=None,
+        help="only assemble the kernels into DIR (for $TILEIR_CUBIN_DIR)",
+    )
     parser.add_argument("--arch", action="append", default=None, help="with --prebuild: sm_XX")
     args = parser.parse_args(argv)
     try:
         if args.prebuild:
             from tileir.real.prebuilt import prebuild
 
-            chosen = [vadd_kernel(args.vadd_n), matmul_kernel(args.mm_size, args.mm_size,
-                                                              args.mm_size)]
+            chosen = [
+                vadd_kernel(args.vadd_n),
+                matmul_kernel(args.mm_size, args.mm_size, args.mm_size),
+            ]
             for arch in args.arch or ["sm_90"]:
                 files = prebuild(chosen, arch, Path(args.prebuild))
                 print(f"{arch}: {len(files) - 1} cubin(s) in {args.prebuild}")
@@ -270,13 +318,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         drv = load_driver()
         events = Events(drv)
         v = dev.driver_version
-        print(f"card: {dev.card_name} ({dev.arch}), driver supports CUDA "
-              f"{v // 1000}.{v % 1000 // 10}")
+        print(
+            f"card: {dev.card_name} ({dev.arch}), driver supports CUDA "
+            f"{v // 1000}.{v % 1000 // 10}"
+        )
         torch = _torch()
         bench_vadd(dev, drv, events, torch, args.reps, args.trials, args.vadd_n)
         bench_matmul(dev, drv, events, torch, args.reps, args.trials, args.mm_size)
-        print(f"cubins from: {', '.join(sorted(dev.toolchains))}; "
-              f"{time.perf_counter() - t0:.1f} s in all")
+        print(
+            f"cubins from: {', '.join(sorted(dev.toolchains))}; "
+            f"{time.perf_counter() - t0:.1f} s in all"
+        )
         dev.close()
     except TileIRError as err:
         print(str(err), file=sys.stderr)

@@ -26,7 +26,7 @@ prints where its time goes (per function, per file, and per stage).
     python bench/record_encode.py [--repeats 7] [--version 13.4] [--clock cpu|wall]
                                   [--gc off|on] [--profile]
 
-A script, never a timed test (tests/test_bench_smoke.py runs each kernel once).
+A script, never a timed test (tests/bench/test_bench_smoke.py runs each kernel once).
 """
 
 from __future__ import annotations
@@ -39,13 +39,33 @@ from typing import Callable, Optional
 if __package__ in (None, ""):  # run as a script from a checkout: find tileir and bench/
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import (CLOCKS, GC_MODES, by_file, cumulative_of, fmt_seconds, geomean,
-                          machine_line, profile_table, profile_top, race, set_clock, set_gc_mode,
-                          table)
+from bench.timing import (
+    CLOCKS,
+    GC_MODES,
+    by_file,
+    cumulative_of,
+    fmt_seconds,
+    geomean,
+    machine_line,
+    profile_table,
+    profile_top,
+    race,
+    set_clock,
+    set_gc_mode,
+    table,
+)
 from tileir.kernels import registry
 
-KERNELS = ("vadd", "vadd_tail", "softmax", "matmul", "row_softmax", "transpose", "histogram",
-           "flash_attn")
+KERNELS = (
+    "vadd",
+    "vadd_tail",
+    "softmax",
+    "matmul",
+    "row_softmax",
+    "transpose",
+    "histogram",
+    "flash_attn",
+)
 GOAL = 10.0
 
 
@@ -70,45 +90,89 @@ def measure(names, version: str, repeats: int, twins) -> list:
     nan = float("nan")
     rows = []
     for name in names:
-        fns = {"ours": tileir_path(name, version, False),
-               "ours_dbg": tileir_path(name, version, True)}
+        fns = {
+            "ours": tileir_path(name, version, False),
+            "ours_dbg": tileir_path(name, version, True),
+        }
         if twins is not None:
             fns["ct_cold"] = twins.exporter(name, version, cold=True)
             fns["ct_warm"] = twins.exporter(name, version, cold=False)
         best = race(fns, repeats=repeats)
         size_ours = len(fns["ours_dbg"]())
         size_ct = len(fns["ct_cold"]()) if twins is not None else 0
-        rows.append((name, best["ours"], best["ours_dbg"], best.get("ct_cold", nan),
-                     best.get("ct_warm", nan), size_ours, size_ct))
+        rows.append(
+            (
+                name,
+                best["ours"],
+                best["ours_dbg"],
+                best.get("ct_cold", nan),
+                best.get("ct_warm", nan),
+                size_ours,
+                size_ct,
+            )
+        )
     return rows
 
 
-def report(rows: list, version: str, repeats: int, why_no_cutile: Optional[str],
-           gc_mode: str = "off", clock: str = "cpu") -> str:
+def report(
+    rows: list,
+    version: str,
+    repeats: int,
+    why_no_cutile: Optional[str],
+    gc_mode: str = "off",
+    clock: str = "cpu",
+) -> str:
     """The table, the geometric means and the goal's verdict."""
     body = []
     for name, ours, dbg, cold, warm, size_ours, size_ct in rows:
-        body.append((name, fmt_seconds(ours), fmt_seconds(dbg), fmt_seconds(cold),
-                     fmt_seconds(warm), f"{cold / dbg:.1f}x", f"{warm / dbg:.1f}x",
-                     f"{size_ours} / {size_ct}"))
+        body.append(
+            (
+                name,
+                fmt_seconds(ours),
+                fmt_seconds(dbg),
+                fmt_seconds(cold),
+                fmt_seconds(warm),
+                f"{cold / dbg:.1f}x",
+                f"{warm / dbg:.1f}x",
+                f"{size_ours} / {size_ct}",
+            )
+        )
     g = [geomean(r[i] for r in rows) for i in range(1, 5)]
     ratio = geomean(r[3] / r[2] for r in rows)
     ratio_warm = geomean(r[4] / r[2] for r in rows)
-    body.append(("geomean", *(fmt_seconds(x) for x in g), f"{ratio:.1f}x", f"{ratio_warm:.1f}x",
-                 ""))
-    lines = [f"record + lower + encode vs cuTile export_kernel -> tileir_bytecode {version}",
-             f"({machine_line()}; {clock} time, warm, best of {repeats}, sides interleaved in "
-             f"rotating order, garbage collector {gc_mode} during timed calls)", "",
-             table(["kernel", "tileir", "tileir+dbg", "cuTile cold", "cuTile HIR cached",
-                    "cold/dbg", "cached/dbg", "bytes ours/cuTile"], body), ""]
+    body.append(
+        ("geomean", *(fmt_seconds(x) for x in g), f"{ratio:.1f}x", f"{ratio_warm:.1f}x", "")
+    )
+    lines = [
+        f"record + lower + encode vs cuTile export_kernel -> tileir_bytecode {version}",
+        f"({machine_line()}; {clock} time, warm, best of {repeats}, sides interleaved in "
+        f"rotating order, garbage collector {gc_mode} during timed calls)",
+        "",
+        table(
+            [
+                "kernel",
+                "tileir",
+                "tileir+dbg",
+                "cuTile cold",
+                "cuTile HIR cached",
+                "cold/dbg",
+                "cached/dbg",
+                "bytes ours/cuTile",
+            ],
+            body,
+        ),
+        "",
+    ]
     if why_no_cutile:
         lines.append(f"cuTile columns empty: {why_no_cutile}")
     else:
         verdict = "met" if ratio >= GOAL else "MISSED"
         worst = min(rows, key=lambda r: r[3] / r[2])
-        lines.append(f"goal: tileir at least {GOAL:.0f}x faster than cuTile (geomean of "
-                     f"cold/dbg): {ratio:.1f}x, {verdict}; slowest ratio {worst[0]} "
-                     f"{worst[3] / worst[2]:.1f}x")
+        lines.append(
+            f"goal: tileir at least {GOAL:.0f}x faster than cuTile (geomean of "
+            f"cold/dbg): {ratio:.1f}x, {verdict}; slowest ratio {worst[0]} "
+            f"{worst[3] / worst[2]:.1f}x"
+        )
     return "\n".join(lines)
 
 
@@ -122,9 +186,14 @@ def stage_times(names, version: str, repeats: int) -> list:
     for name in names:
         spec = registry.get(name)
         kernel = spec.build()
-        best = race({"trace": spec.build, "lower": lambda: lower(kernel.program),
-                     "encode": lambda: kernel.bytecode(version, debug_info=True)},
-                    repeats=repeats)
+        best = race(
+            {
+                "trace": spec.build,
+                "lower": lambda: lower(kernel.program),
+                "encode": lambda: kernel.bytecode(version, debug_info=True),
+            },
+            repeats=repeats,
+        )
         rows.append((name, best["trace"], best["lower"], best["encode"]))
     return rows
 
@@ -133,9 +202,16 @@ def stage_table(rows: list) -> str:
     body = []
     for name, tr, lo, en in rows + [("total", *(sum(r[i] for r in rows) for i in (1, 2, 3)))]:
         whole = tr + en
-        body.append((name, fmt_seconds(tr - lo), fmt_seconds(lo), fmt_seconds(en),
-                     fmt_seconds(whole), f"{(tr - lo) / whole:.0%} / {lo / whole:.0%} / "
-                                         f"{en / whole:.0%}"))
+        body.append(
+            (
+                name,
+                fmt_seconds(tr - lo),
+                fmt_seconds(lo),
+                fmt_seconds(en),
+                fmt_seconds(whole),
+                f"{(tr - lo) / whole:.0%} / {lo / whole:.0%} / {en / whole:.0%}",
+            )
+        )
     return table(["kernel", "record", "lower", "encode+dbg", "sum", "shares r/l/e"], body)
 
 
@@ -151,26 +227,29 @@ def profile(names, version: str, calls: int, top: int) -> str:
     total, rows, every = profile_top(once, calls=calls, top=top)
     cum_rows = sorted(every, key=lambda r: r[3], reverse=True)[:top]
     stages = []
-    for label, suffix in (("record: drive the body (record.py:drive)", "record.py:drive"),
-                          ("lower (lowering.py:lower)", "lowering.py:lower"),
-                          ("encode (writer.py:encode)", "writer.py:encode"),
-                          ("  encode: version check (versions.py:check_version)",
-                           "versions.py:check_version"),
-                          ("  encode: debug info (debuginfo.py:function)",
-                           "debuginfo.py:function"),
-                          ("source locations (source.py:user_loc)", "source.py:user_loc")):
+    for label, suffix in (
+        ("record: drive the body (record.py:drive)", "record.py:drive"),
+        ("lower (lowering.py:lower)", "lowering.py:lower"),
+        ("encode (writer.py:encode)", "writer.py:encode"),
+        ("  encode: version check (versions.py:check_version)", "versions.py:check_version"),
+        ("  encode: debug info (debuginfo.py:function)", "debuginfo.py:function"),
+        ("source locations (source.py:user_loc)", "source.py:user_loc"),
+    ):
         ct, share = cumulative_of(every, suffix)
         stages.append((label, f"{ct * 1e3:.1f} ms", f"{share:.1%}"))
     files = [(f, f"{t * 1e3:.1f} ms", f"{s:.1%}") for f, t, s in by_file(every)]
-    return "\n\n".join([
-        "tileir's stages, timed apart (best of 7 each, no profiler):\n"
-        + stage_table(stage_times(names, version, 7)),
-        f"profile of tileir record + lower + encode (debug info on), {calls} round(s) of "
-        f"{len(names)} kernels",
-        "stages under cProfile (cumulative):\n" + table(["stage", "time", "share"], stages),
-        "by own time:\n" + profile_table(total, rows),
-        "by file (own time summed):\n" + table(["file", "own", "share"], files),
-        "by cumulative time:\n" + profile_table(total, cum_rows)])
+    return "\n\n".join(
+        [
+            "tileir's stages, timed apart (best of 7 each, no profiler):\n"
+            + stage_table(stage_times(names, version, 7)),
+            f"profile of tileir record + lower + encode (debug info on), {calls} round(s) of "
+            f"{len(names)} kernels",
+            "stages under cProfile (cumulative):\n" + table(["stage", "time", "share"], stages),
+            "by own time:\n" + profile_table(total, rows),
+            "by file (own time summed):\n" + table(["file", "own", "share"], files),
+            "by cumulative time:\n" + profile_table(total, cum_rows),
+        ]
+    )
 
 
 def main(argv=None) -> int:
@@ -178,11 +257,19 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="timed repetitions (best of)")
     parser.add_argument("--version", default="13.4", help="bytecode version for both sides")
     parser.add_argument("--kernels", nargs="*", default=list(KERNELS), choices=KERNELS)
-    parser.add_argument("--clock", default="cpu", choices=sorted(CLOCKS),
-                        help="cpu: process CPU time (both sides are single-threaded Python; a "
-                             "busy machine does not inflate it); wall: elapsed time")
-    parser.add_argument("--gc", default="off", choices=GC_MODES,
-                        help="the garbage collector during timed calls (off: as timeit)")
+    parser.add_argument(
+        "--clock",
+        default="cpu",
+        choices=sorted(CLOCKS),
+        help="cpu: process CPU time (both sides are single-threaded Python; a "
+        "busy machine does not inflate it); wall: elapsed time",
+    )
+    parser.add_argument(
+        "--gc",
+        default="off",
+        choices=GC_MODES,
+        help="the garbage collector during timed calls (off: as timeit)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile tileir's path")
     parser.add_argument("--profile-calls", type=int, default=20)
     parser.add_argument("--top", type=int, default=25)

@@ -19,9 +19,22 @@ import pstats
 import time
 from typing import Callable, Iterable, Sequence
 
-__all__ = ["best_of", "race", "geomean", "table", "machine_line", "profile_top", "profile_table",
-           "by_file", "cumulative_of", "fmt_seconds", "set_gc_mode", "GC_MODES",
-           "set_clock", "CLOCKS"]
+__all__ = [
+    "best_of",
+    "race",
+    "geomean",
+    "table",
+    "machine_line",
+    "profile_top",
+    "profile_table",
+    "by_file",
+    "cumulative_of",
+    "fmt_seconds",
+    "set_gc_mode",
+    "GC_MODES",
+    "set_clock",
+    "CLOCKS",
+]
 
 
 #: "off": the collector is paused during each timed call (as ``timeit`` does); "on": it runs
@@ -93,7 +106,7 @@ def race(fns: dict, repeats: int = 5, warmup: int = 1) -> dict:
     for r in range(max(1, repeats)):
         # rotate who goes first: a side run right after another pays for what that one left
         # behind (BLAS threads still spinning, caches), so no side should always follow one
-        for name in names[r % len(names):] + names[:r % len(names)]:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             best[name] = min(best[name], _timed(fns[name]))
     return best
 
@@ -123,8 +136,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
 
     def line(r):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(r, widths)))
+        return "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+        )
 
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
@@ -132,18 +146,23 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def machine_line() -> str:
     """Date, Python, CPU count and the OpenBLAS variables that change numpy's speed."""
-    blas = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
-            if k in os.environ}
-    blas_text = (", ".join(f"{k}={v}" for k, v in blas.items()) if blas
-                 else "OPENBLAS_CORETYPE/L2_SIZE unset")
+    blas = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in os.environ}
+    blas_text = (
+        ", ".join(f"{k}={v}" for k, v in blas.items())
+        if blas
+        else "OPENBLAS_CORETYPE/L2_SIZE unset"
+    )
     threads = os.environ.get("OPENBLAS_NUM_THREADS")
     blas_text += f", OPENBLAS_NUM_THREADS={threads}" if threads else ", BLAS threads: default"
-    return (f"{datetime.date.today().isoformat()}, Python {platform.python_version()}, "
-            f"{os.cpu_count()} CPU(s), {platform.machine()}, {blas_text}")
+    return (
+        f"{datetime.date.today().isoformat()}, Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPU(s), {platform.machine()}, {blas_text}"
+    )
 
 
-def profile_top(fn: Callable[[], object], calls: int = 1, top: int = 25,
-                sort: str = "tottime") -> tuple[float, list, list]:
+def profile_top(
+    fn: Callable[[], object], calls: int = 1, top: int = 25, sort: str = "tottime"
+) -> tuple[float, list, list]:
     """Run ``fn`` ``calls`` times under cProfile.  Answers the profiled total, the ``top``
     functions as ``(file:line:function, own s, own share, cumulative s, cumulative share)``
     sorted by ``sort`` ("tottime" or "cumtime"), and every function's row (for :func:`by_file`
@@ -192,7 +211,7 @@ def cumulative_of(rows: list, suffix: str) -> tuple[float, float]:
 def _short(path: str, line: int, func: str) -> str:
     for marker in ("/tileir/", "/site-packages/"):
         if marker in path:
-            path = path[path.index(marker) + 1:]
+            path = path[path.index(marker) + 1 :]
             break
     else:
         if path.startswith("~") or path.startswith("<"):
@@ -203,7 +222,11 @@ def _short(path: str, line: int, func: str) -> str:
 
 def profile_table(total: float, rows: list) -> str:
     """``profile_top``'s rows as a table."""
-    body = [(name, f"{tt * 1e3:.1f} ms", f"{share:.1%}", f"{ct * 1e3:.1f} ms", f"{cshare:.1%}")
-            for name, tt, share, ct, cshare in rows]
-    return table(["file:line:function", "own", "own share", "cumulative", "cum share"], body) + \
-        f"\n(profiled total {total * 1e3:.1f} ms, cProfile overhead included)"
+    body = [
+        (name, f"{tt * 1e3:.1f} ms", f"{share:.1%}", f"{ct * 1e3:.1f} ms", f"{cshare:.1%}")
+        for name, tt, share, ct, cshare in rows
+    ]
+    return (
+        table(["file:line:function", "own", "own share", "cumulative", "cum share"], body)
+        + f"\n(profiled total {total * 1e3:.1f} ms, cProfile overhead included)"
+    )

@@ -77,16 +77,21 @@ def run(size: dict, names, seed: int = 0) -> dict:
         matmul[(m // tm, n // tn)](a, b, c, m, n, k, TM=tm, TN=tn, TK=tk)
         seconds = time.perf_counter() - start
         err = float((c - a @ b).abs().max())
-        results["matmul"] = {"seconds": seconds, "ok": err <= 1e-3 * k ** 0.5, "max_err": err}
-    return {"versions": {"triton": triton.__version__, "torch": torch.__version__},
-            "results": results}
+        results["matmul"] = {"seconds": seconds, "ok": err <= 1e-3 * k**0.5, "max_err": err}
+    return {
+        "versions": {"triton": triton.__version__, "torch": torch.__version__},
+        "results": results,
+    }
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", default="full", choices=("full", "tiny"))
-    parser.add_argument("--sizes-json", help="the sizes themselves (bench/fake_device.py "
-                        "passes them, so this process needs no tileir)")
+    parser.add_argument(
+        "--sizes-json",
+        help="the sizes themselves (bench/fake_device.py "
+        "passes them, so this process needs no tileir)",
+    )
     parser.add_argument("--kernels", nargs="*", default=["vadd", "matmul"])
     args = parser.parse_args(argv)
     if os.environ.get("TRITON_INTERPRET") != "1":

@@ -15,9 +15,18 @@ from __future__ import annotations
 from typing import Optional
 
 __all__ = [
-    "TileIRError", "RecordingError", "LoweringError", "VerifyError", "EncodeError",
-    "DecodeError", "LaunchError", "InterpretError", "MismatchError", "ToolError",
+    "TileIRError",
+    "RecordingError",
+    "LoweringError",
+    "VerifyError",
+    "EncodeError",
+    "DecodeError",
+    "LaunchError",
+    "InterpretError",
+    "MismatchError",
+    "ToolError",
     "DeviceUnavailableError",
+    "RuleError",
 ]
 
 
@@ -30,8 +39,15 @@ class TileIRError(Exception):
 
     prefix = "tileir"
 
-    def __init__(self, message: str, *, kernel: Optional[str] = None, op: Optional[str] = None,
-                 where: Optional[str] = None, kind: Optional[str] = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        kernel: Optional[str] = None,
+        op: Optional[str] = None,
+        where: Optional[str] = None,
+        kind: Optional[str] = None,
+    ):
         self.message = message
         self.kernel = kernel
         self.op = op
@@ -50,8 +66,13 @@ class TileIRError(Exception):
             text += f" (at {self.where})"
         return text
 
-    def with_context(self, *, kernel: Optional[str] = None, op: Optional[str] = None,
-                     where: Optional[str] = None) -> "TileIRError":
+    def with_context(
+        self,
+        *,
+        kernel: Optional[str] = None,
+        op: Optional[str] = None,
+        where: Optional[str] = None,
+    ) -> "TileIRError":
         """The same error with missing context filled in (what is known is kept)."""
         err = type(self).__new__(type(self))
         err.__dict__.update(self.__dict__)
@@ -112,3 +133,9 @@ class ToolError(TileIRError):
 class DeviceUnavailableError(TileIRError):
     """The real device was asked for but there is no GPU, no driver or no cuda-python;
     the message says which is missing."""
+
+
+class RuleError(ValueError):
+    """A pure rule (:mod:`tileir.broadcast`, :mod:`tileir.ir.attr_rules`) refused its input;
+    the message says why.  The recorder turns it into a :class:`RecordingError` that names
+    the kernel, op and line; it never reaches a user on its own."""

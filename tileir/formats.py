@@ -13,12 +13,16 @@ dtype('bool')
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import ml_dtypes
 import numpy as np
+import numpy.typing as npt
 
-from tileir.types import Format
+if TYPE_CHECKING:
+    from tileir.types import Format
 
-__all__ = ["numpy_dtype", "format_of_dtype", "HOST_DTYPES"]
+__all__ = ["numpy_dtype", "format_name_of_dtype", "HOST_DTYPES"]
 
 #: format name -> numpy dtype of a host buffer in that format.
 HOST_DTYPES: dict[str, np.dtype] = {
@@ -43,18 +47,19 @@ HOST_DTYPES: dict[str, np.dtype] = {
 
 
 def numpy_dtype(fmt: Format) -> np.dtype:
-    """The dtype of a host buffer in ``fmt``."""
+    """The dtype of a host buffer in ``fmt`` (a :class:`tileir.types.Format`; this module
+    sits below tileir.types, so it reads only the format's ``name``)."""
     return HOST_DTYPES[fmt.name]
 
 
-_BY_DTYPE = {}
+_BY_DTYPE: dict[np.dtype, str] = {}
 for _name, _dt in HOST_DTYPES.items():
     _BY_DTYPE.setdefault(_dt, _name)  # f32 wins over tf32, i8 over nothing else
 
 
-def format_of_dtype(dtype) -> Format:
-    """The format a numpy array of ``dtype`` is taken to hold (float32 -> f32)."""
+def format_name_of_dtype(dtype: npt.DTypeLike) -> str:
+    """The name of the format a numpy array of ``dtype`` is taken to hold (float32 -> f32)."""
     dt = np.dtype(dtype)
     if dt not in _BY_DTYPE:
         raise ValueError(f"no Tile IR element format holds numpy dtype {dt}")
-    return Format(_BY_DTYPE[dt])
+    return _BY_DTYPE[dt]

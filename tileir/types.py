@@ -15,18 +15,76 @@ Format('f32')
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, SupportsIndex, Union
 
 import attrs
 import numpy as np
+import numpy.typing as npt
+
+import tileir.formats as host_formats
 
 __all__ = [
-    "Format", "FORMATS", "I1", "I4", "I8", "I16", "I32", "I64", "F16", "BF16", "F32", "TF32",
-    "F64", "F8E4M3FN", "F8E5M2", "F8E8M0FNU", "F4E2M1FN", "FNV8E5M3FNU", "format_named",
-    "PointerType", "TileType", "TensorViewType", "PartitionViewType", "StridedViewType",
-    "GatherScatterViewType", "TokenType", "TOKEN", "FunctionType", "Type", "ElementType",
-    "DYNAMIC", "PADDING_VALUES", "PTR_ATTRS", "MAX_TILE_ELEMENTS",
+    "Format",
+    "FORMATS",
+    "I1",
+    "I4",
+    "I8",
+    "I16",
+    "I32",
+    "I64",
+    "F16",
+    "BF16",
+    "F32",
+    "TF32",
+    "F64",
+    "F8E4M3FN",
+    "F8E5M2",
+    "F8E8M0FNU",
+    "F4E2M1FN",
+    "FNV8E5M3FNU",
+    "format_named",
+    "PointerType",
+    "TileType",
+    "TensorViewType",
+    "PartitionViewType",
+    "StridedViewType",
+    "GatherScatterViewType",
+    "TokenType",
+    "TOKEN",
+    "FunctionType",
+    "Type",
+    "ElementType",
+    "DYNAMIC",
+    "PADDING_VALUES",
+    "PTR_ATTRS",
+    "MAX_TILE_ELEMENTS",
+    "format_of_dtype",
+    "FREE_AXIS",
+    "DYN_DIM",
 ]
+
+# -- the markers' sentinels (tileir.record.markers re-exports them); here so that the pure
+# rules of tileir.broadcast can read them without importing the recorder
+
+
+class _Sentinel:
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __repr__(self) -> str:
+        return self._name
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+#: ``along`` entry: this dimension of a cell follows no grid axis; the kernel picks it (load_at).
+FREE_AXIS = _Sentinel("FREE_AXIS")
+#: ``extent`` entry: the length is given at launch (a ``tile<i32>`` entry parameter).
+DYN_DIM = _Sentinel("DYN_DIM")
+
 
 #: A dynamic (``?``) dimension or stride of a tensor view.
 DYNAMIC: None = None
@@ -86,9 +144,7 @@ class Format:
     @property
     def numpy_dtype(self) -> np.dtype:
         """The numpy (or ml_dtypes) dtype a host buffer of this format uses."""
-        from tileir.formats import numpy_dtype
-
-        return numpy_dtype(self)
+        return host_formats.numpy_dtype(self)
 
 
 # name -> (kind, bits, since)
@@ -125,7 +181,7 @@ def format_named(name: str) -> Format:
     return Format(name)
 
 
-def _check_ptr_attr(instance, attribute, value) -> None:
+def _check_ptr_attr(instance: object, attribute: object, value: Optional[str]) -> None:
     if value is not None and value not in PTR_ATTRS:
         raise ValueError(f"ptr_attr must be None or one of {PTR_ATTRS}, got {value!r}")
 
@@ -159,18 +215,29 @@ def _shape_text(shape: tuple[Optional[int], ...]) -> str:
     return "x".join("?" if d is None else str(d) for d in shape)
 
 
-def _tuple_of_ints(value) -> tuple:
+def _tuple_of_ints(value: Iterable[Any]) -> tuple[Any, ...]:
     # hot (every type made): a tuple or list without None converts in C
     if (type(value) is tuple or type(value) is list) and None not in value:
         return tuple(map(int, value))
     return tuple(None if v is None else int(v) for v in value)
 
 
+if TYPE_CHECKING:
+    # the converter of the shape fields, as the checker sees it: static dimensions (tiles),
+    # or dimensions that may be dynamic (``None``: tensor views)
+    def _static_dims(value: Iterable[SupportsIndex]) -> tuple[int, ...]: ...
+    def _dims(value: Iterable[Optional[SupportsIndex]]) -> tuple[Optional[int], ...]: ...
+    def _types(value: Iterable[Type]) -> tuple[Type, ...]: ...
+else:
+    _static_dims = _dims = _tuple_of_ints
+    _types = tuple
+
+
 @attrs.frozen(repr=False, cache_hash=True)
 class TileType:
     """``tile<SHAPExT>``: a tile of ``element`` with a static ``shape`` (``()`` is rank 0)."""
 
-    shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    shape: tuple[int, ...] = attrs.field(converter=_static_dims)
     element: ElementType
 
     @property
@@ -184,7 +251,7 @@ class TileType:
             n *= d
         return n
 
-    def with_shape(self, shape) -> "TileType":
+    def with_shape(self, shape: Iterable[int]) -> "TileType":
         return TileType(tuple(shape), self.element)
 
     def with_element(self, element: ElementType) -> "TileType":
@@ -210,8 +277,8 @@ class TensorViewType:
     """
 
     element: Format
-    shape: tuple[Optional[int], ...] = attrs.field(converter=_tuple_of_ints)
-    strides: tuple[Optional[int], ...] = attrs.field(converter=_tuple_of_ints)
+    shape: tuple[Optional[int], ...] = attrs.field(converter=_dims)
+    strides: tuple[Optional[int], ...] = attrs.field(converter=_dims)
     ptr_attr: Optional[str] = attrs.field(default=None, validator=_check_ptr_attr)
 
     @property
@@ -222,8 +289,9 @@ class TensorViewType:
         strides = ",".join("?" if s is None else str(s) for s in self.strides)
         attr = f", #cuda_tile.ptr_attr<{self.ptr_attr}>" if self.ptr_attr is not None else ""
         if self.shape:
-            return (f"tensor_view<{_shape_text(self.shape)}x{self.element}, strides=[{strides}]"
-                    f"{attr}>")
+            return (
+                f"tensor_view<{_shape_text(self.shape)}x{self.element}, strides=[{strides}]{attr}>"
+            )
         return f"tensor_view<{self.element}{attr}>"
 
     __repr__ = __str__
@@ -239,6 +307,10 @@ class _TileView:
     """What the views a tile is loaded from share: a tile shape and an optional padding."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # the fields each view declares
+        tile_shape: tuple[int, ...]
+        padding: Optional[str]
 
     @property
     def rank(self) -> int:
@@ -256,15 +328,17 @@ class PartitionViewType(_TileView):
     ``padding`` is the value lanes past the extent read (``None``: unspecified).
     """
 
-    tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    tile_shape: tuple[int, ...] = attrs.field(converter=_static_dims)
     tensor_view: TensorViewType
-    dim_map: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    dim_map: tuple[int, ...] = attrs.field(converter=_static_dims)
     padding: Optional[str] = None
 
     def __str__(self) -> str:
         pad = self._padding_text()
-        return (f"partition_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
-                f"{_dim_map_text(self.dim_map)}>")
+        return (
+            f"partition_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
+            f"{_dim_map_text(self.dim_map)}>"
+        )
 
     __repr__ = __str__
 
@@ -273,17 +347,19 @@ class PartitionViewType(_TileView):
 class StridedViewType(_TileView):
     """``strided_view<tile=(...), traversal_strides=[...], [padding,] tensor_view<...>[, dim_map]>``."""
 
-    tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
-    traversal_strides: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    tile_shape: tuple[int, ...] = attrs.field(converter=_static_dims)
+    traversal_strides: tuple[int, ...] = attrs.field(converter=_static_dims)
     tensor_view: TensorViewType
-    dim_map: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    dim_map: tuple[int, ...] = attrs.field(converter=_static_dims)
     padding: Optional[str] = None
 
     def __str__(self) -> str:
         pad = self._padding_text()
         strides = ",".join(map(str, self.traversal_strides))  # tileirdisasm: `[2,1]`
-        return (f"strided_view<tile=({_shape_text(self.tile_shape)}), traversal_strides=[{strides}]"
-                f"{pad}, {self.tensor_view}{_dim_map_text(self.dim_map)}>")
+        return (
+            f"strided_view<tile=({_shape_text(self.tile_shape)}), traversal_strides=[{strides}]"
+            f"{pad}, {self.tensor_view}{_dim_map_text(self.dim_map)}>"
+        )
 
     __repr__ = __str__
 
@@ -292,15 +368,17 @@ class StridedViewType(_TileView):
 class GatherScatterViewType(_TileView):
     """``gather_scatter_view<tile=(...), [padding,] tensor_view<...>, sparse_dim=D>``."""
 
-    tile_shape: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    tile_shape: tuple[int, ...] = attrs.field(converter=_static_dims)
     tensor_view: TensorViewType
     sparse_dim: int
     padding: Optional[str] = None
 
     def __str__(self) -> str:
         pad = self._padding_text()
-        return (f"gather_scatter_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
-                f", sparse_dim={self.sparse_dim}>")
+        return (
+            f"gather_scatter_view<tile=({_shape_text(self.tile_shape)}){pad}, {self.tensor_view}"
+            f", sparse_dim={self.sparse_dim}>"
+        )
 
     __repr__ = __str__
 
@@ -322,8 +400,8 @@ TOKEN = TokenType()
 class FunctionType:
     """A function signature (entries take inputs and return nothing)."""
 
-    inputs: tuple = attrs.field(converter=tuple)
-    results: tuple = attrs.field(converter=tuple, default=())
+    inputs: tuple[Type, ...] = attrs.field(converter=_types)
+    results: tuple[Type, ...] = attrs.field(converter=_types, default=())
 
     def __str__(self) -> str:
         return f"({', '.join(map(str, self.inputs))}) -> ({', '.join(map(str, self.results))})"
@@ -332,5 +410,23 @@ class FunctionType:
 
 
 ViewType = Union[TensorViewType, PartitionViewType, StridedViewType, GatherScatterViewType]
-Type = Union[Format, PointerType, TileType, TensorViewType, PartitionViewType, StridedViewType,
-             GatherScatterViewType, TokenType, FunctionType]
+Type = Union[
+    Format,
+    PointerType,
+    TileType,
+    TensorViewType,
+    PartitionViewType,
+    StridedViewType,
+    GatherScatterViewType,
+    TokenType,
+    FunctionType,
+]
+
+
+def format_of_dtype(dtype: npt.DTypeLike) -> Format:
+    """The format a numpy array of ``dtype`` is taken to hold (float32 -> f32).
+
+    >>> format_of_dtype("float32")
+    Format('f32')
+    """
+    return Format(host_formats.format_name_of_dtype(dtype))

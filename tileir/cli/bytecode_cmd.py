@@ -11,25 +11,34 @@ from tileir.kernels.registry import get
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     if command == "disasm":
         parser.add_argument("file", help="a Tile IR bytecode file")
-        parser.add_argument("-g", "--debug-info", action="store_true",
-                            help="show the source location of each op")
+        parser.add_argument(
+            "-g", "--debug-info", action="store_true", help="show the source location of each op"
+        )
         return
     parser.add_argument("name", help="a registered kernel (see `tileir list`)")
     parser.add_argument("-o", "--output", required=True, help="the file to write")
-    parser.add_argument("--version", default=None,
-                        help="bytecode version 13.1 .. 13.4 (default: the lowest that holds "
-                             "the kernel)")
-    parser.add_argument("-g", "--debug-info", action="store_true",
-                        help="carry each op's Python file and line in the debug section")
+    parser.add_argument(
+        "--version",
+        default=None,
+        help="bytecode version 13.1 .. 13.4 (default: the lowest that holds the kernel)",
+    )
+    parser.add_argument(
+        "-g",
+        "--debug-info",
+        action="store_true",
+        help="carry each op's Python file and line in the debug section",
+    )
     if command == "asm":
         parser.add_argument("--arch", default="sm_90", help="the GPU architecture (sm_90 ...)")
 
 
 def run(command: str, args: argparse.Namespace) -> int:
+    # lazy: start-up cost, a command loads only the stages it runs
     from tileir.encode import decode, encode
 
     if command == "disasm":
-        from tileir.lower.render import render
+        # lazy: start-up cost, a command loads only the stages it runs
+        from tileir.text.render import render
 
         data = Path(args.file).read_bytes()
         print(render(decode(data), debug_info=args.debug_info), end="")
@@ -40,6 +49,7 @@ def run(command: str, args: argparse.Namespace) -> int:
         Path(args.output).write_bytes(blob)
         print(f"wrote {len(blob)} bytes of Tile IR bytecode for `{kernel.name}` to {args.output}")
         return 0
+    # lazy: start-up cost, a command loads only the stages it runs
     from tileir.real.tileiras import assemble
 
     cubin = assemble(blob, args.arch, lineinfo=args.debug_info, kernel=kernel.name)

@@ -1,6 +1,6 @@
 """``tileir coverage``: which opcodes, type tags and attribute values the golden kernels use.
 
-Generated from the code each time (see :mod:`tileir.coverage`): a row per opcode of
+Generated from the code each time (see :mod:`tileir.kernels.coverage`): a row per opcode of
 Tile IR 13.4, per type tag and per attribute value, with its status (``covered``,
 ``impossible`` with the reason, or ``missing``) and its evidence, the kernels whose
 recorded Module uses it.  Exit status 1 when a row is missing.
@@ -10,18 +10,31 @@ from __future__ import annotations
 
 import argparse
 
-from tileir.dialect import OPS, STRUCTURAL_OPS, version_text
+from tileir.ir.dialect import OPS, STRUCTURAL_OPS, version_text
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--section", choices=("opcodes", "types", "attributes"), action="append",
-                        default=None, help="only this section (may repeat)")
-    parser.add_argument("--missing", action="store_true",
-                        help="only the rows without evidence")
-    parser.add_argument("--evidence", type=int, default=3, metavar="N",
-                        help="kernels named per row (default 3; 0 for all)")
-    parser.add_argument("--family", action="append", default=None,
-                        help="only the kernels of this family (may repeat)")
+    parser.add_argument(
+        "--section",
+        choices=("opcodes", "types", "attributes"),
+        action="append",
+        default=None,
+        help="only this section (may repeat)",
+    )
+    parser.add_argument("--missing", action="store_true", help="only the rows without evidence")
+    parser.add_argument(
+        "--evidence",
+        type=int,
+        default=3,
+        metavar="N",
+        help="kernels named per row (default 3; 0 for all)",
+    )
+    parser.add_argument(
+        "--family",
+        action="append",
+        default=None,
+        help="only the kernels of this family (may repeat)",
+    )
 
 
 def _detail(row, limit: int) -> str:
@@ -44,7 +57,8 @@ def _label(row) -> str:
 
 
 def run(command: str, args: argparse.Namespace) -> int:
-    from tileir.coverage import coverage, totals
+    # lazy: start-up cost, a command loads only the stages it runs
+    from tileir.kernels.coverage import coverage, totals
     from tileir.kernels.registry import specs
 
     chosen = specs()
@@ -59,10 +73,12 @@ def run(command: str, args: argparse.Namespace) -> int:
                 continue
             print(f"{row.status:<10} {_label(row):<48} {_detail(row, args.evidence)}")
     t = totals(table)
-    print(f"opcodes {t['body opcodes'][0]}/{t['body opcodes'][1]} body + "
-          f"{t['structural opcodes'][0]}/{t['structural opcodes'][1]} structural; "
-          f"type tags {t['types'][0]}/{t['types'][1]}; "
-          f"attribute values {t['attributes'][0]}/{t['attributes'][1]}; "
-          f"{len(chosen)} kernels")
+    print(
+        f"opcodes {t['body opcodes'][0]}/{t['body opcodes'][1]} body + "
+        f"{t['structural opcodes'][0]}/{t['structural opcodes'][1]} structural; "
+        f"type tags {t['types'][0]}/{t['types'][1]}; "
+        f"attribute values {t['attributes'][0]}/{t['attributes'][1]}; "
+        f"{len(chosen)} kernels"
+    )
     missing = [r for r in table if r.status == "missing"]
     return 1 if missing else 0

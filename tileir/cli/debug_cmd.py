@@ -41,32 +41,51 @@ def _block(text: str) -> tuple:
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", help="a registered kernel, or FILE.py:ATTR / module:ATTR "
-                                     "naming a KernelSpec")
+    parser.add_argument(
+        "name", help="a registered kernel, or FILE.py:ATTR / module:ATTR naming a KernelSpec"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
-    parser.add_argument("--block", type=_block, action="append", default=None,
-                        metavar="X[,Y[,Z]]", help="a block to trace (repeatable)")
+    parser.add_argument(
+        "--block",
+        type=_block,
+        action="append",
+        default=None,
+        metavar="X[,Y[,Z]]",
+        help="a block to trace (repeatable)",
+    )
     if command == "trace":
         parser.add_argument("--all", action="store_true", help="trace every block")
-        parser.add_argument("--limit", type=int, default=None,
-                            help="at most this many steps per block")
-        parser.add_argument("--width", type=int, default=110,
-                            help="cut Tile IR text at this many characters")
-        parser.add_argument("--combiners", action="store_true",
-                            help="also show the ops inside reduce / scan combiners")
-        parser.add_argument("--find", action="append", default=None,
-                            choices=_FINDERS + ("all",),
-                            help="also run a finder on the launch (repeatable)")
+        parser.add_argument(
+            "--limit", type=int, default=None, help="at most this many steps per block"
+        )
+        parser.add_argument(
+            "--width", type=int, default=110, help="cut Tile IR text at this many characters"
+        )
+        parser.add_argument(
+            "--combiners",
+            action="store_true",
+            help="also show the ops inside reduce / scan combiners",
+        )
+        parser.add_argument(
+            "--find",
+            action="append",
+            default=None,
+            choices=_FINDERS + ("all",),
+            help="also run a finder on the launch (repeatable)",
+        )
     else:
         parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
-        parser.add_argument("--trace", action="store_true",
-                            help="show each op's values in the traced block (block 0 unless "
-                                 "--block)")
+        parser.add_argument(
+            "--trace",
+            action="store_true",
+            help="show each op's values in the traced block (block 0 unless --block)",
+        )
 
 
 def resolve(name: str):
     """The KernelSpec ``name`` means: ``FILE.py:ATTR``, ``module:ATTR`` or a registered
     kernel."""
+    # lazy: start-up cost, a command loads only the stages it runs
     from tileir.kernels.registry import KernelSpec, get
 
     if ":" not in name:
@@ -78,6 +97,8 @@ def resolve(name: str):
             raise ValueError(f"no file {where!r}")
         mod_name = "_tileir_debug_" + os.path.splitext(os.path.basename(path))[0]
         spec = importlib.util.spec_from_file_location(mod_name, path)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"{where!r} cannot be loaded as a Python module")
         module = importlib.util.module_from_spec(spec)
         sys.modules[mod_name] = module
         spec.loader.exec_module(module)
@@ -97,6 +118,7 @@ def _launch(args):
 
 
 def _run_finders(names, kernel, inputs, grid, trace) -> int:
+    # lazy: start-up cost, a command loads only the stages it runs
     from tileir import debug
     from tileir.errors import InterpretError
 
@@ -122,6 +144,7 @@ def _run_finders(names, kernel, inputs, grid, trace) -> int:
 
 
 def run(command: str, args: argparse.Namespace) -> int:
+    # lazy: start-up cost, a command loads only the stages it runs
     from tileir import debug
 
     spec, kernel, inputs, grid = _launch(args)
@@ -131,16 +154,17 @@ def run(command: str, args: argparse.Namespace) -> int:
             trace = debug.trace_kernel(kernel, inputs, grid, blocks=args.block or [(0,)])
         path = debug.write_explain(kernel, args.output, trace)
         sm = debug.source_map(kernel)
-        print(f"{kernel.name}: wrote {path} ({sm.call_count} calls, {sm.op_count} ops, "
-              f"{sm.ir_line_count} lines of Tile IR, {sm.byte_size} bytes)")
+        print(
+            f"{kernel.name}: wrote {path} ({sm.call_count} calls, {sm.op_count} ops, "
+            f"{sm.ir_line_count} lines of Tile IR, {sm.byte_size} bytes)"
+        )
         return 0
     blocks = None if args.all else (args.block or [(0,)])
     if args.find:
         # the finders need every block; the printout keeps to the chosen ones
         trace = debug.trace_kernel(kernel, inputs, grid, blocks=None, combiners=args.combiners)
     else:
-        trace = debug.trace_kernel(kernel, inputs, grid, blocks=blocks,
-                                   combiners=args.combiners)
+        trace = debug.trace_kernel(kernel, inputs, grid, blocks=blocks, combiners=args.combiners)
     shown = [None] if blocks is None else blocks
     for b in shown:
         print(trace.summary(block=b, limit=args.limit, width=args.width))

@@ -20,8 +20,10 @@ from tileir.errors import TileIRError
 COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("tileir.cli.kernels_cmd", "list the registered kernels, one a line"),
     "render": ("tileir.cli.kernels_cmd", "print a kernel's cuda_tile text"),
-    "main": ("tileir.cli.kernels_cmd",
-             "record, render, encode and run every bundled kernel on the fake device"),
+    "main": (
+        "tileir.cli.kernels_cmd",
+        "record, render, encode and run every bundled kernel on the fake device",
+    ),
     "encode": ("tileir.cli.bytecode_cmd", "write a kernel's bytecode"),
     "disasm": ("tileir.cli.bytecode_cmd", "print bytecode as text with tileir's decoder"),
     "asm": ("tileir.cli.bytecode_cmd", "assemble a kernel into a cubin with tileiras"),
@@ -36,7 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tileir", description="Record, render, encode, assemble and run Tile IR kernels.")
+        prog="tileir", description="Record, render, encode, assemble and run Tile IR kernels."
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)

@@ -12,8 +12,12 @@ from tileir.kernels.registry import get
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="a registered kernel (see `tileir list`)")
-    parser.add_argument("--mode", choices=MODES, default="both",
-                        help="interpret the kernel, call its reference, or both and compare")
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default="both",
+        help="interpret the kernel, call its reference, or both and compare",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
 
 
@@ -36,6 +40,8 @@ def run(command: str, args: argparse.Namespace) -> int:
         if p.role in ("Out", "Shared"):
             out = dev.copy_out(buf)
             verdict = dict(report.verdicts).get(p.index, "written")
-            print(f"  argument {p.index} ({p.role}, {p.format}[{out.size}]): {verdict}; "
-                  f"first values {np.array2string(out[:4], precision=6)}")
+            print(
+                f"  argument {p.index} ({p.role}, {p.format}[{out.size}]): {verdict}; "
+                f"first values {np.array2string(out[:4], precision=6)}"
+            )
     return 0

@@ -26,7 +26,21 @@ from tileir.debug.sourcemap import source_map
 from tileir.debug.tracer import MemoryAccess, Step, Trace, trace_kernel
 
 __all__ = [
-    "trace_kernel", "Trace", "Step", "MemoryAccess", "find_nonfinite", "find_padding_leaks",
-    "find_races", "find_out_of_bounds", "Finding", "Related", "format_findings",
-    "explain_html", "write_explain", "source_map", "op_texts", "OpText", "OpTexts",
+    "trace_kernel",
+    "Trace",
+    "Step",
+    "MemoryAccess",
+    "find_nonfinite",
+    "find_padding_leaks",
+    "find_races",
+    "find_out_of_bounds",
+    "Finding",
+    "Related",
+    "format_findings",
+    "explain_html",
+    "write_explain",
+    "source_map",
+    "op_texts",
+    "OpText",
+    "OpTexts",
 ]

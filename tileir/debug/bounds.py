@@ -19,32 +19,31 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from tileir.debug.findings import Finding
-from tileir.debug.launching import prepare
+from tileir.debug.launching import Target, prepare
 from tileir.debug.optext import op_texts
 from tileir.debug.runner import run
 from tileir.fake.values import widen
 from tileir.formats import numpy_dtype
-from tileir.module import Function, walk
-from tileir.signatures import operand_groups
+from tileir.ir.dialect import POINTER_MEMORY_OPS, VIEW_MEMORY_OPS
+from tileir.ir.module import Function, Op, Value, walk
+from tileir.ir.signatures import operand_groups
 
 __all__ = ["find_out_of_bounds", "pointer_origin"]
 
-_POINTER_OPS = frozenset({"load_ptr_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko"})
-_VIEW_OPS = frozenset({"load_view_tko", "store_view_tko", "atomic_red_view_tko"})
-_PASS = frozenset({"offset", "broadcast", "reshape", "assume", "permute", "extract",
-                   "ptr_to_ptr"})
+_PASS = frozenset({"offset", "broadcast", "reshape", "assume", "permute", "extract", "ptr_to_ptr"})
 
 
-def pointer_origin(fn: Function, value) -> Optional[int]:
+def pointer_origin(fn: Function, value: Value) -> Optional[int]:
     """The parameter index a pointer value was made from (through offset, broadcast,
     reshape, assume, permute, extract, ptr_to_ptr and loop-carried values), or None."""
     params = {p.id: i for i, p in enumerate(fn.params)}
-    defs, carried = {}, {}
+    defs: dict[int, Op] = {}
+    carried: dict[int, Value] = {}
     for op in walk(fn.body):
         for r in op.results:
             defs.setdefault(r.id, op)
@@ -61,22 +60,23 @@ def pointer_origin(fn: Function, value) -> Optional[int]:
         if v.id in carried:
             v = carried[v.id]
             continue
-        op = defs.get(v.id)
-        if op is None or op.name not in _PASS or not op.operands:
+        maker = defs.get(v.id)
+        if maker is None or maker.name not in _PASS or not maker.operands:
             return None
-        v = op.operands[0]
+        v = maker.operands[0]
     return None
 
 
 class _Log:
-    def __init__(self):
+    def __init__(self) -> None:
         self.events: list = []
         self.print_stream = io.StringIO()  # the kernel's prints are not the finder's output
 
     def on_memory(self, op, kind, buffer, elements, block_ids, mask) -> None:
-        if op.name in _POINTER_OPS:
-            self.events.append((op, kind, buffer, np.array(elements), np.array(block_ids),
-                                np.array(mask)))
+        if op.name in POINTER_MEMORY_OPS:
+            self.events.append(
+                (op, kind, buffer, np.array(elements), np.array(block_ids), np.array(mask))
+            )
 
 
 def _name(params, key, seg=None) -> str:
@@ -107,8 +107,11 @@ def _pointer_fault(prep, fault, memory, texts, fn) -> Optional[Finding]:
         return None
     b = frame.size
     ptrs = widen(ptrs, b) if ptrs.shape[0] != b else ptrs
-    active = np.ones(ptrs.shape, dtype=bool) if mask is None else np.broadcast_to(
-        widen(mask, b) if mask.shape[0] != b else mask, ptrs.shape)
+    active = (
+        np.ones(ptrs.shape, dtype=bool)
+        if mask is None
+        else np.broadcast_to(widen(mask, b) if mask.shape[0] != b else mask, ptrs.shape)
+    )
     isz = numpy_dtype(op.operands[0].type.element.pointee).itemsize
     seg_ids, boff, room = memory.locate(ptrs)
     bad = active & ((seg_ids < 0) | (room < isz) | (boff % isz != 0))
@@ -134,18 +137,34 @@ def _pointer_fault(prep, fault, memory, texts, fn) -> Optional[Finding]:
     else:
         element, where_text = None, "below every buffer"
     verb = {"load_ptr_tko": "reads", "store_ptr_tko": "writes"}.get(op.name, "updates")
-    blocks = sorted({tuple(int(v) for v in frame.block_ids[i]) for i in np.nonzero(
-        bad.reshape(b, -1).any(axis=1))[0]})
-    msg = (f"`{op.name}` {verb} {where_text} (address {addr:#x}, tile lane {tile_lane}); "
-           f"{int(bad.sum())} lane(s) in {len(blocks)} block(s) of the batch are out of bounds")
-    return Finding("out-of-bounds", "pointer", prep.entry, op, texts.of(op).text, op.loc, block,
-                   element, msg, count=int(bad.sum()))
+    blocks = sorted(
+        {
+            tuple(int(v) for v in frame.block_ids[i])
+            for i in np.nonzero(bad.reshape(b, -1).any(axis=1))[0]
+        }
+    )
+    msg = (
+        f"`{op.name}` {verb} {where_text} (address {addr:#x}, tile lane {tile_lane}); "
+        f"{int(bad.sum())} lane(s) in {len(blocks)} block(s) of the batch are out of bounds"
+    )
+    return Finding(
+        "out-of-bounds",
+        "pointer",
+        prep.entry,
+        op,
+        texts.of(op).text,
+        op.loc,
+        block,
+        element,
+        msg,
+        count=int(bad.sum()),
+    )
 
 
 def _alias(prep, index: int):
     """The buffer key the driver gave argument ``index`` (an array passed twice is one)."""
     a = prep.args[index]
-    return next((j for j, b in enumerate(prep.args[:index + 1]) if b is a), index)
+    return next((j for j, b in enumerate(prep.args[: index + 1]) if b is a), index)
 
 
 def _other_buffers(prep, log, texts, fn) -> list:
@@ -165,14 +184,30 @@ def _other_buffers(prep, log, texts, fn) -> list:
         found[key] = [(op, block, int(elems[at]), buf, origin), int(mask.sum())]
     out = []
     for (op, block, element, buf, origin), n in found.values():
-        msg = (f"the pointer is made from {_name(prep.params, origin)} but lands on element "
-               f"{element} of {_name(prep.params, buf)}; {n} access(es)")
-        out.append(Finding("out-of-bounds", "other-buffer", prep.entry, op, texts.of(op).text,
-                           op.loc, block, element, msg, count=n))
+        msg = (
+            f"the pointer is made from {_name(prep.params, origin)} but lands on element "
+            f"{element} of {_name(prep.params, buf)}; {n} access(es)"
+        )
+        out.append(
+            Finding(
+                "out-of-bounds",
+                "other-buffer",
+                prep.entry,
+                op,
+                texts.of(op).text,
+                op.loc,
+                block,
+                element,
+                msg,
+                count=n,
+            )
+        )
     return out
 
 
-def find_out_of_bounds(kernel, args: Sequence, grid=None) -> list:
+def find_out_of_bounds(
+    kernel: Target, args: Sequence[Any], grid: Optional[Sequence[int]] = None
+) -> list[Finding]:
     """Accesses outside their buffer in one launch of ``kernel`` on ``args``, as findings
     (never an InterpretError): the op the interpreter refused, with its block, element
     and address; and near misses that landed in another argument's buffer."""
@@ -188,16 +223,23 @@ def find_out_of_bounds(kernel, args: Sequence, grid=None) -> list:
     if fault is None:
         raise result.error
     finding = None
-    if fault.op.name in _POINTER_OPS:
+    if fault.op.name in POINTER_MEMORY_OPS:
         finding = _pointer_fault(prep, fault, result.memory, texts, fn)
     if finding is None:
         op = fault.op
-        about_bounds = fault.op.name in _VIEW_OPS and re.search(
-            r"outside the buffer|past the end of the buffer|not inside any buffer",
-            fault.message)
+        about_bounds = fault.op.name in VIEW_MEMORY_OPS and re.search(
+            r"outside the buffer|past the end of the buffer|not inside any buffer", fault.message
+        )
         m = re.search(r"element (\d+) of buffer", fault.message)
-        finding = Finding("out-of-bounds" if about_bounds else "fault",
-                          "view" if about_bounds else "interpreter", prep.entry, op,
-                          texts.of(op).text, op.loc, fault.block,
-                          int(m.group(1)) if m else None, fault.message)
+        finding = Finding(
+            "out-of-bounds" if about_bounds else "fault",
+            "view" if about_bounds else "interpreter",
+            prep.entry,
+            op,
+            texts.of(op).text,
+            op.loc,
+            fault.block,
+            int(m.group(1)) if m else None,
+            fault.message,
+        )
     return out + [finding]

@@ -10,11 +10,11 @@ of a race, the path a value took).
 from __future__ import annotations
 
 import linecache
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import attrs
 
-from tileir.module import Loc, Op
+from tileir.ir.module import Loc, Op
 
 __all__ = ["Finding", "Related", "where", "source_line", "format_findings"]
 
@@ -83,8 +83,10 @@ class Finding:
         return source_line(self.loc)
 
     def __str__(self) -> str:
-        head = (f"{self.kind} ({self.detail}): kernel `{self.kernel}`, `{self.op.name}` at "
-                f"{where(self.loc)}, block {self.block}, element {self.element}")
+        head = (
+            f"{self.kind} ({self.detail}): kernel `{self.kernel}`, `{self.op.name}` at "
+            f"{where(self.loc)}, block {self.block}, element {self.element}"
+        )
         lines = [head]
         if self.source:
             lines.append(f"    source: {self.source}")
@@ -97,7 +99,7 @@ class Finding:
         return "\n".join(lines)
 
 
-def format_findings(findings, title: str) -> str:
+def format_findings(findings: Sequence[Finding], title: str) -> str:
     """A report of several findings under ``title`` (says so when there are none)."""
     if not findings:
         return f"{title}: nothing found"

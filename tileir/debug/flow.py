@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from tileir.module import Block, Function, Op
+from tileir.ir.dialect import LOOP_OPS, REGION_OPS
+from tileir.ir.module import Block, Function, Op
 
 __all__ = ["Structure", "Flow", "REGION_OPS", "LOOP_OPS"]
 
-REGION_OPS = frozenset({"for", "loop", "if", "reduce", "scan"})
-LOOP_OPS = frozenset({"for", "loop"})
 _COMBINING = frozenset({"reduce", "scan"})
 
 
@@ -75,8 +74,12 @@ class Flow:
     ``induction(loop_op, trip, env)`` makes the fact for a ``for``'s induction
     variable at trip ``trip`` (``env`` is the fact map, to read the bounds)."""
 
-    def __init__(self, structure: Structure, params: dict[int, Any],
-                 induction: Callable[[Op, int, dict], Any]):
+    def __init__(
+        self,
+        structure: Structure,
+        params: dict[int, Any],
+        induction: Callable[[Op, int, dict], Any],
+    ):
         self.structure = structure
         self.env: dict[int, Any] = dict(params)
         self.stack: list[Op] = []

@@ -1,6 +1,6 @@
 """From a recorded kernel and host arrays to what the interpreter's entry takes.
 
-The launch is checked exactly as a device checks it (:func:`tileir.launch.check_launch`:
+The launch is checked exactly as a device checks it (:func:`tileir.host.launch.check_launch`:
 buffer lengths, formats, grid against the Out's cells), then the arguments are
 put in calling-convention order: one 1-D array of the marker's host dtype per
 buffer parameter, the Scalars, then the value of each ``DYN_DIM`` extent.
@@ -8,16 +8,23 @@ buffer parameter, the Scalars, then the value of each ``DYN_DIM`` extent.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from tileir.debug.runner import grid3
-from tileir.launch import ArgInfo, check_launch, entry_values
-from tileir.module import Module
+from tileir.host.launch import ArgInfo, check_launch, entry_values
+from tileir.ir.module import Module
+from tileir.kernel import Kernel
+from tileir.record.markers import Param
 
-__all__ = ["Prepared", "prepare"]
+__all__ = ["Prepared", "prepare", "Target"]
+
+#: What the debuggers launch: a recorded Kernel, or a bare Module (its entry's arguments
+#: given as they are, and a grid).
+Target = Union[Kernel, Module]
 
 
 @attrs.frozen(eq=False)
@@ -27,19 +34,24 @@ class Prepared:
 
     module: Module
     entry: str
-    args: list
-    grid: tuple
-    params: tuple = ()
+    args: list[Any]
+    grid: tuple[int, ...]
+    params: tuple[Param, ...] = ()
 
 
-def _host_array(a, dtype) -> np.ndarray:
+def _host_array(a: Any, dtype: npt.DTypeLike) -> np.ndarray:
     if isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == dtype:
         return a  # keep identity: an array passed twice is one buffer
     return np.ascontiguousarray(np.asarray(a).reshape(-1).astype(dtype))
 
 
-def prepare(kernel, args: Sequence, grid: Optional[Sequence[int]] = None, *,
-            entry: Optional[str] = None) -> Prepared:
+def prepare(
+    kernel: Target,
+    args: Sequence[Any],
+    grid: Optional[Sequence[int]] = None,
+    *,
+    entry: Optional[str] = None,
+) -> Prepared:
     """Check a launch of ``kernel`` (a recorded Kernel, or a Module with ``entry``) on
     ``args`` and answer what the driver runs.  A bare Module takes entry arguments as they
     are and needs ``grid``."""
@@ -49,7 +61,8 @@ def prepare(kernel, args: Sequence, grid: Optional[Sequence[int]] = None, *,
         name = entry or kernel.functions[0].name
         return Prepared(kernel, name, list(args), grid3(grid), ())
     params = kernel.params
-    values, infos = [], []
+    values: list[Any] = []
+    infos: list[ArgInfo] = []
     for p, a in zip(params, args):
         if p.role == "Scalar":
             values.append(a)
@@ -60,7 +73,12 @@ def prepare(kernel, args: Sequence, grid: Optional[Sequence[int]] = None, *,
         values.append(arr)
         infos.append(ArgInfo(p.format, arr.size, (start, start + max(1, arr.nbytes))))
     if len(args) != len(params):
-        infos += [ArgInfo(value=a, is_buffer=False) for a in args[len(params):]]
+        infos += [ArgInfo(value=a, is_buffer=False) for a in args[len(params) :]]
     plan = check_launch(kernel, infos, grid)
-    return Prepared(kernel.module, kernel.name, entry_values(kernel, plan, values),
-                    tuple(plan.grid), tuple(params))
+    return Prepared(
+        kernel.module,
+        kernel.name,
+        entry_values(kernel, plan, values),
+        tuple(plan.grid),
+        tuple(params),
+    )

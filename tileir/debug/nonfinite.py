@@ -22,14 +22,18 @@ places values enter without computation (constants such as a running maximum's
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
 from tileir.debug.findings import Finding
+from tileir.debug.launching import Target
 from tileir.debug.opkinds import OP_KINDS
+from tileir.debug.runner import BlockLike
 from tileir.debug.summary import is_float
-from tileir.signatures import attr_of
+from tileir.debug.tracer import Trace, trace_kernel
+from tileir.ir.rule_table import rule_table
+from tileir.ir.signatures import attr_of
 
 __all__ = ["find_nonfinite", "NONFINITE_RULES"]
 
@@ -124,15 +128,32 @@ def _skip(step, shape):
 
 
 _BY_KIND: dict[str, Callable] = {
-    "elementwise": _lanes, "select": _lanes, "reduce": _reduce, "scan": _scan, "mma": _mma,
-    "mma_scaled": _whole, "reinterpret": _whole,
-    "broadcast": _skip, "reshape": _skip, "permute": _skip, "cat": _skip, "extract": _skip,
-    "insert": _skip, "source": _skip, "load": _skip, "store": _skip, "atomic": _skip,
-    "effect": _skip, "control": _skip, "terminator": _skip,
+    "elementwise": _lanes,
+    "select": _lanes,
+    "reduce": _reduce,
+    "scan": _scan,
+    "mma": _mma,
+    "mma_scaled": _whole,
+    "reinterpret": _whole,
+    "broadcast": _skip,
+    "reshape": _skip,
+    "permute": _skip,
+    "cat": _skip,
+    "extract": _skip,
+    "insert": _skip,
+    "source": _skip,
+    "load": _skip,
+    "store": _skip,
+    "atomic": _skip,
+    "effect": _skip,
+    "control": _skip,
+    "terminator": _skip,
 }
 
 #: op name -> rule(step, result shape) -> (NaN-in, inf-in) lane masks, or None: cannot start.
-NONFINITE_RULES: dict[str, Callable] = {name: _BY_KIND[kind] for name, kind in OP_KINDS.items()}
+NONFINITE_RULES = rule_table(
+    "NONFINITE_RULES", ((name, _BY_KIND[kind]) for name, kind in OP_KINDS.items())
+)
 
 
 def _show(v) -> str:
@@ -146,14 +167,18 @@ def _what(step, lane: tuple, value) -> str:
         for a in step.operands:
             if isinstance(a, np.ndarray):
                 try:
-                    args.append(_show(np.broadcast_to(a, np.shape(value) or a.shape)[lane]
-                                      if a.ndim else a))
+                    args.append(
+                        _show(
+                            np.broadcast_to(a, np.shape(value) or a.shape)[lane] if a.ndim else a
+                        )
+                    )
                 except (IndexError, ValueError):
                     args.append("?")
         return f"{step.op.name}({', '.join(args)}) = {_show(value)}"
     if kind == "reduce":
-        return (f"reducing finite values along dim {int(attr_of(step.op, 'dim'))} gave "
-                f"{_show(value)}")
+        return (
+            f"reducing finite values along dim {int(attr_of(step.op, 'dim'))} gave {_show(value)}"
+        )
     if kind == "mma":
         return f"the product of finite rows and columns gave {_show(value)}"
     return f"finite operands gave {_show(value)}"
@@ -190,7 +215,13 @@ def _check(step):
     return None
 
 
-def find_nonfinite(target, args=None, grid=None, *, blocks=None) -> list:
+def find_nonfinite(
+    target: Union[Trace, Target],
+    args: Optional[Sequence[Any]] = None,
+    grid: Optional[Sequence[int]] = None,
+    *,
+    blocks: Optional[Iterable[BlockLike]] = None,
+) -> list[Finding]:
     """The ops that produced a NaN or an infinity that none of their inputs held.
 
     ``target`` is a :class:`~tileir.debug.tracer.Trace`, or a kernel to trace on ``args``
@@ -198,9 +229,12 @@ def find_nonfinite(target, args=None, grid=None, *, blocks=None) -> list:
     by default).  One :class:`Finding` per op, in the order the faults first happened:
     the first is where the NaNs start.
     """
-    from tileir.debug.tracer import Trace, trace_kernel
-
-    trace = target if isinstance(target, Trace) else trace_kernel(target, args, grid, blocks)
+    if isinstance(target, Trace):
+        trace = target
+    elif args is None:
+        raise TypeError("find_nonfinite traces a kernel on args: give them (or a Trace)")
+    else:
+        trace = trace_kernel(target, args, grid, blocks)
     found: dict[int, list] = {}
     for step in trace.steps:
         if step.combiner:
@@ -221,6 +255,18 @@ def find_nonfinite(target, args=None, grid=None, *, blocks=None) -> list:
             what += f"; {count} lane(s) in {len(blocks_hit)} block(s) start one"
         elif count > 1:
             what += f"; {count} lane(s) of this block start one"
-        out.append(Finding("nonfinite", detail, trace.kernel, step.op, step.text, step.loc,
-                           step.block, lane, what, count=count))
+        out.append(
+            Finding(
+                "nonfinite",
+                detail,
+                trace.kernel,
+                step.op,
+                step.text,
+                step.loc,
+                step.block,
+                lane,
+                what,
+                count=count,
+            )
+        )
     return out

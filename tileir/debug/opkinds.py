@@ -1,7 +1,7 @@
 """How each body op moves data, as the debugger's analyses need to know it.
 
-One entry per body op of the dialect (all 102; tests/test_debug_finders.py
-checks the table covers :data:`tileir.dialect.BODY_OPS`).  The kinds:
+One entry per body op of the dialect (all 102; tests/debug/test_debug_finders.py
+checks the table covers :data:`tileir.ir.dialect.BODY_OPS`).  The kinds:
 
 ``elementwise``  result lane i depends on operand lane i only (operands have the
                  result's shape; pointers arithmetic and ``assume`` included)
@@ -28,7 +28,8 @@ _GROUPS = {
         "absf absi addf addi andi atan2 bitcast ceil cmpf cmpi cos cosh divf divi exp exp2 "
         "exti floor fma fpowf fpowi ftof ftoi itof log log2 maxf maxi minf mini mulf mulhii "
         "muli negf negi ori remf remi rsqrt shli shri sin sinh sqrt subf subi tan tanh trunci "
-        "xori int_to_ptr ptr_to_int ptr_to_ptr offset assume"),
+        "xori int_to_ptr ptr_to_int ptr_to_ptr offset assume"
+    ),
     "select": "select",
     "broadcast": "broadcast",
     "reshape": "reshape",
@@ -44,7 +45,8 @@ _GROUPS = {
     "source": (
         "constant iota get_tile_block_id get_num_tile_blocks make_token join_tokens get_global "
         "alloca get_tensor_shape get_index_space_shape make_tensor_view make_partition_view "
-        "make_strided_view make_gather_scatter_view"),
+        "make_strided_view make_gather_scatter_view"
+    ),
     "load": "load_view_tko load_ptr_tko",
     "store": "store_view_tko store_ptr_tko",
     "atomic": "atomic_rmw_tko atomic_cas_tko atomic_red_view_tko",
@@ -65,7 +67,8 @@ for _kind, _names in _GROUPS.items():
 PLUMBING = frozenset(
     "assume make_tensor_view make_partition_view make_strided_view make_gather_scatter_view "
     "get_tile_block_id get_num_tile_blocks make_token join_tokens constant broadcast reshape "
-    "offset get_global continue yield break return".split())
+    "offset get_global continue yield break return".split()
+)
 
 
 def kind_of(name: str) -> str:

@@ -1,6 +1,6 @@
 """Each op's Tile IR text: the module is rendered once and its lines are given to the ops.
 
-The renderer (:mod:`tileir.lower.render`) has no public function for one op's
+The renderer (:mod:`tileir.text.render`) has no public function for one op's
 text: value names (``%12``) are only known once every earlier definition has
 been printed.  So :func:`op_texts` renders the whole module once and walks it
 with the ops in the order the printer visits them (pre-order; an operand-less
@@ -26,8 +26,8 @@ from typing import Optional
 import attrs
 
 from tileir.errors import TileIRError
-from tileir.lower.render import render
-from tileir.module import Block, Module, Op
+from tileir.ir.module import Block, Module, Op
+from tileir.text.render import render
 
 __all__ = ["OpText", "OpTexts", "op_texts"]
 
@@ -68,13 +68,14 @@ def _printed(block: Block, parent: Optional[Op]) -> tuple:
     if ops and parent is not None and not ops[-1].operands:
         last = ops[-1].name
         if (parent.name in ("for", "loop") and last == "continue") or (
-                parent.name == "if" and last == "yield"):
+            parent.name == "if" and last == "yield"
+        ):
             return ops[:-1]
     return ops
 
 
 class _Walker:
-    def __init__(self, lines: list[str], kernel: str):
+    def __init__(self, lines: list[str], kernel: Optional[str]):
         self.lines = lines
         self.at = 0
         self.kernel = kernel
@@ -82,9 +83,12 @@ class _Walker:
 
     def fail(self, what: str) -> TileIRError:
         got = self.lines[self.at] if self.at < len(self.lines) else "<end of text>"
-        return TileIRError(f"cannot pair the rendered text with the ops: expected {what} at "
-                           f"line {self.at + 1}, found {got.strip()!r}", kernel=self.kernel,
-                           kind="debug.render_map")
+        return TileIRError(
+            f"cannot pair the rendered text with the ops: expected {what} at "
+            f"line {self.at + 1}, found {got.strip()!r}",
+            kernel=self.kernel,
+            kind="debug.render_map",
+        )
 
     def take(self) -> str:
         if self.at >= len(self.lines):
@@ -95,7 +99,7 @@ class _Walker:
 
     def block(self, block: Block, parent: Optional[Op]) -> None:
         shown = _printed(block, parent)
-        for op in block.ops[len(shown):]:
+        for op in block.ops[len(shown) :]:
             self.found[id(op)] = OpText(0, 0, f"{op.name} (implied)")
         for op in shown:
             self.op(op)

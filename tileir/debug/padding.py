@@ -14,14 +14,18 @@ extent) and lanes a mask turns off are not outputs.
 
 from __future__ import annotations
 
+from typing import Any, Optional, Sequence, Union
+
 import numpy as np
 
 from tileir.debug.findings import Finding, Related, where
 from tileir.debug.flow import Flow
+from tileir.debug.launching import Target
 from tileir.debug.opkinds import OP_KINDS, PLUMBING
 from tileir.debug.taint import TAINT_RULES, TaintContext, groups_at, spread
-from tileir.dialect import TERMINATORS
-from tileir.signatures import attr_of
+from tileir.debug.tracer import Trace, trace_kernel
+from tileir.ir.dialect import TERMINATORS
+from tileir.ir.signatures import attr_of
 
 __all__ = ["find_padding_leaks"]
 
@@ -75,8 +79,7 @@ def _back(step, k: int, pred, shape: tuple, lane: tuple, bit: int):
         cands = [tuple(src)]
     elif kind == "reshape":
         flat = int(np.ravel_multi_index(lane, shape)) if shape else 0
-        cands = [tuple(int(i) for i in np.unravel_index(flat, pred.shape))] if pred.shape \
-            else [()]
+        cands = [tuple(int(i) for i in np.unravel_index(flat, pred.shape))] if pred.shape else [()]
     elif kind in ("elementwise", "select", "broadcast") and pred.ndim == len(lane):
         cands = [tuple(0 if n == 1 else i for n, i in zip(pred.shape, lane))]
     else:
@@ -92,8 +95,11 @@ def _path(ctx: TaintContext, start: list, shape: tuple, lane: tuple, bit: int) -
     current = None
     for t in start:
         if t is not None:
-            at = tuple(0 if n == 1 else i for n, i in zip(t.shape, lane)) \
-                if t.ndim == len(lane) else _first(t, bit)
+            at = (
+                tuple(0 if n == 1 else i for n, i in zip(t.shape, lane))
+                if t.ndim == len(lane)
+                else _first(t, bit)
+            )
             if at is not None and _has(t, at, bit):
                 current = (t, at)
                 break
@@ -154,8 +160,7 @@ def _check_sink(ctx, trace, step, ts, leaks: dict) -> None:
                 lane = tuple(int(i) for i in at)
                 element = int(m.elements[at])
                 path = _path(ctx, sources, shape, lane, bit)
-                leaks[key] = [step, lane, element, m.buffer, path, int(lanes.sum()),
-                              {step.block}]
+                leaks[key] = [step, lane, element, m.buffer, path, int(lanes.sum()), {step.block}]
             else:
                 entry[5] += int(lanes.sum())
                 entry[6].add(step.block)
@@ -169,22 +174,52 @@ def _finding(ctx, trace, bit: int, entry) -> Finding:
     pad_text = f"padding {pad}" if pad else "padding (masked-off lanes)"
     texts = trace.texts
     out = _buffer_name(trace, buf)
-    message = (f"{n_padded} lane(s) of the loaded tile lie past the tensor's extent and read "
-               f"the {pad_text}; it reaches element {element} of {out} (tile lane {lane}) "
-               f"written by `{sink.op.name}` at {where(sink.loc)}")
+    message = (
+        f"{n_padded} lane(s) of the loaded tile lie past the tensor's extent and read "
+        f"the {pad_text}; it reaches element {element} of {out} (tile lane {lane}) "
+        f"written by `{sink.op.name}` at {where(sink.loc)}"
+    )
     if count > 1 or len(blocks) > 1:
         message += f"; {count} written element(s) in {len(blocks)} block(s) depend on it"
-    related = [Related("reaches", sink.op, sink.text, sink.loc, sink.block,
-                       f"element {element} of {out}, tile lane {lane}")]
-    hops = [f"{s.op.name}@{where(s.loc).rsplit(':', 1)[-1]}" + (f" [{note}]" if note else "")
-            for i, (s, note) in enumerate(path)
-            if i == 0 or note or s.op.name not in PLUMBING]
+    related = [
+        Related(
+            "reaches",
+            sink.op,
+            sink.text,
+            sink.loc,
+            sink.block,
+            f"element {element} of {out}, tile lane {lane}",
+        )
+    ]
+    hops = [
+        f"{s.op.name}@{where(s.loc).rsplit(':', 1)[-1]}" + (f" [{note}]" if note else "")
+        for i, (s, note) in enumerate(path)
+        if i == 0 or note or s.op.name not in PLUMBING
+    ]
     hops.append(f"{sink.op.name}@{where(sink.loc).rsplit(':', 1)[-1]}")
-    return Finding("padding-leak", pad or "masked", trace.kernel, load, texts.of(load).text,
-                   load.loc, sink.block, padded, message, tuple(related), tuple(hops), count)
+    return Finding(
+        "padding-leak",
+        pad or "masked",
+        trace.kernel,
+        load,
+        texts.of(load).text,
+        load.loc,
+        sink.block,
+        padded,
+        message,
+        tuple(related),
+        tuple(hops),
+        count,
+    )
 
 
-def find_padding_leaks(target, args=None, grid=None, *, masked: bool = False) -> list:
+def find_padding_leaks(
+    target: Union[Trace, Target],
+    args: Optional[Sequence[Any]] = None,
+    grid: Optional[Sequence[int]] = None,
+    *,
+    masked: bool = False,
+) -> list[Finding]:
     """Loads whose padded lanes (past the tensor's extent) reach a written output.
 
     ``target`` is a :class:`~tileir.debug.tracer.Trace` (of every block, to see every
@@ -194,9 +229,12 @@ def find_padding_leaks(target, args=None, grid=None, *, masked: bool = False) ->
     its first padded tile lane, ``block`` the block of the first leak; ``related`` names
     the store and the output element; ``path`` the ops in between.
     """
-    from tileir.debug.tracer import Trace, trace_kernel
-
-    trace = target if isinstance(target, Trace) else trace_kernel(target, args, grid)
+    if isinstance(target, Trace):
+        trace = target
+    elif args is None:
+        raise TypeError("find_padding_leaks traces a kernel on args: give them (or a Trace)")
+    else:
+        trace = trace_kernel(target, args, grid)
     ctx = TaintContext(masked=masked)
     flows: dict[tuple, Flow] = {}
     leaks: dict[tuple, list] = {}
@@ -218,6 +256,7 @@ def find_padding_leaks(target, args=None, grid=None, *, masked: bool = False) ->
         results = TAINT_RULES[op.name](ctx, step, ts)
         _check_sink(ctx, trace, step, ts, leaks)
         flow.define(op, results)
-    found = [(entry[0].index, _finding(ctx, trace, bit, entry))
-             for (bit, _), entry in leaks.items()]
+    found = [
+        (entry[0].index, _finding(ctx, trace, bit, entry)) for (bit, _), entry in leaks.items()
+    ]
     return [f for _, f in sorted(found, key=lambda p: p[0])]

@@ -15,8 +15,14 @@ from __future__ import annotations
 
 import html
 import json
+from typing import TYPE_CHECKING, Optional
+
 from tileir.debug.page_assets import CSS, SCRIPT
 from tileir.debug.sourcemap import SourceMap, source_map
+
+if TYPE_CHECKING:
+    from tileir.debug.tracer import Block3, Trace
+    from tileir.kernel import Kernel
 
 __all__ = ["explain_html", "write_explain"]
 
@@ -31,8 +37,10 @@ def _row_data(r) -> dict:
 def _main_row(r, more: int) -> str:
     n = str(r.ir_line) if r.ir_line else ""
     tail = f'<span class="more">+{more}</span>' if more > 0 else ""
-    return (f'<div class="row main"><span class="irno">{n}</span>'
-            f'<code>{html.escape(r.text)}</code>{tail}</div>')
+    return (
+        f'<div class="row main"><span class="irno">{n}</span>'
+        f"<code>{html.escape(r.text)}</code>{tail}</div>"
+    )
 
 
 def _script_json(data: dict) -> str:
@@ -40,7 +48,9 @@ def _script_json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
 
 
-def explain_html(kernel, trace=None, block=None) -> str:
+def explain_html(
+    kernel: Kernel, trace: Optional[Trace] = None, block: Optional[Block3] = None
+) -> str:
     """The page for ``kernel`` (a recorded Kernel); with a ``trace`` of it, each op also
     shows its values in ``block`` (default: the trace's first block)."""
     sm: SourceMap = source_map(kernel, trace, block)
@@ -53,50 +63,64 @@ def explain_html(kernel, trace=None, block=None) -> str:
         parts.append(f'<h2>{esc(title)}</h2><div class="code">')
         for ln in sec.lines:
             key = f"{si}:{ln.number}"
-            src = (f'<div class="src"><span class="no">{ln.number}</span>'
-                   f'<code>{esc(ln.text)}</code></div>')
+            src = (
+                f'<div class="src"><span class="no">{ln.number}</span>'
+                f"<code>{esc(ln.text)}</code></div>"
+            )
             if ln.calls:
                 data["lines"][key] = {
                     "count": ln.op_count,
                     "main": _row_data(ln.main),
-                    "calls": [{"label": c.label, "rows": [_row_data(r) for r in c.rows]}
-                              for c in ln.calls],
+                    "calls": [
+                        {"label": c.label, "rows": [_row_data(r) for r in c.rows]}
+                        for c in ln.calls
+                    ],
                 }
-                parts.append(f'<div class="ln has-ops" id="L{si}-{ln.number}" '
-                             f'data-line="{ln.number}" data-key="{key}" aria-expanded="false">'
-                             f'{src}<div class="ir">{_main_row(ln.main, ln.op_count - 1)}'
-                             f'</div></div>')
+                parts.append(
+                    f'<div class="ln has-ops" id="L{si}-{ln.number}" '
+                    f'data-line="{ln.number}" data-key="{key}" aria-expanded="false">'
+                    f'{src}<div class="ir">{_main_row(ln.main, ln.op_count - 1)}'
+                    f"</div></div>"
+                )
             else:
                 parts.append(f'<div class="ln">{src}<div class="ir"></div></div>')
         parts.append("</div>")
     if sm.unplaced:
         parts.append('<h2>ops without a source line</h2><div class="code">')
         for r in sm.unplaced:
-            parts.append(f'<div class="ln"><div class="src"></div><div class="ir">'
-                         f'{_main_row(r, 0)}</div></div>')
+            parts.append(
+                f'<div class="ln"><div class="src"></div><div class="ir">'
+                f"{_main_row(r, 0)}</div></div>"
+            )
         parts.append("</div>")
-    traced = (f" · values of block {sm.block}" if sm.block is not None else "")
-    stats = (f"{sm.call_count} calls · {sm.op_count} ops · {sm.ir_line_count} lines of Tile IR"
-             f" · {sm.byte_size} bytes{traced}")
+    traced = f" · values of block {sm.block}" if sm.block is not None else ""
+    stats = (
+        f"{sm.call_count} calls · {sm.op_count} ops · {sm.ir_line_count} lines of Tile IR"
+        f" · {sm.byte_size} bytes{traced}"
+    )
     numbered = "\n".join(f"{i + 1:>4}  {line}" for i, line in enumerate(sm.ir_text.splitlines()))
-    return "".join([
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
-        f"<title>{esc(sm.kernel)}: source beside Tile IR</title>",
-        f"<style>{CSS}</style></head><body data-ready=\"0\">",
-        f"<header><h1>{esc(sm.kernel)}</h1><div class=\"stats\" id=\"stats\">{esc(stats)}</div>",
-        "<div class=\"hint\">Each source line shows its main op; click a line for every op it "
-        "recorded. Add #expand=LINE (or #expand=all) to the address to open lines.</div>"
-        "</header><main>",
-        *parts,
-        f"<details><summary>The whole module ({sm.ir_line_count} lines)</summary>"
-        f"<pre>{esc(numbered)}</pre></details>",
-        "</main>",
-        f"<script type=\"application/json\" id=\"tileir-data\">{_script_json(data)}</script>",
-        f"<script>{SCRIPT}</script></body></html>\n",
-    ])
+    return "".join(
+        [
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{esc(sm.kernel)}: source beside Tile IR</title>",
+            f'<style>{CSS}</style></head><body data-ready="0">',
+            f'<header><h1>{esc(sm.kernel)}</h1><div class="stats" id="stats">{esc(stats)}</div>',
+            '<div class="hint">Each source line shows its main op; click a line for every op it '
+            "recorded. Add #expand=LINE (or #expand=all) to the address to open lines.</div>"
+            "</header><main>",
+            *parts,
+            f"<details><summary>The whole module ({sm.ir_line_count} lines)</summary>"
+            f"<pre>{esc(numbered)}</pre></details>",
+            "</main>",
+            f'<script type="application/json" id="tileir-data">{_script_json(data)}</script>',
+            f"<script>{SCRIPT}</script></body></html>\n",
+        ]
+    )
 
 
-def write_explain(kernel, path: str, trace=None, block=None) -> str:
+def write_explain(
+    kernel: Kernel, path: str, trace: Optional[Trace] = None, block: Optional[Block3] = None
+) -> str:
     """Write :func:`explain_html` to ``path``; answers the path."""
     text = explain_html(kernel, trace, block)
     with open(path, "w", encoding="utf-8") as f:

@@ -25,14 +25,14 @@ element, the two blocks and how many elements share it.
 from __future__ import annotations
 
 import io
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from tileir.debug.findings import Finding, Related
-from tileir.debug.launching import prepare
+from tileir.debug.launching import Target, prepare
 from tileir.debug.optext import op_texts
-from tileir.debug.runner import linear_blocks, run
+from tileir.debug.runner import GridLike, linear_blocks, run
 
 __all__ = ["find_races", "schedules"]
 
@@ -40,16 +40,17 @@ __all__ = ["find_races", "schedules"]
 class _Log:
     """An observer that keeps every memory access of every block."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.events: list = []
         self.print_stream = io.StringIO()  # the kernel's prints are not the finder's output
 
     def on_memory(self, op, kind, buffer, elements, block_ids, mask) -> None:
-        self.events.append((op, kind, buffer, np.array(elements), np.array(block_ids),
-                            np.array(mask)))
+        self.events.append(
+            (op, kind, buffer, np.array(elements), np.array(block_ids), np.array(mask))
+        )
 
 
-def schedules(grid, count: int, seed: int = 0) -> list:
+def schedules(grid: GridLike, count: int, seed: int = 0) -> list[list[tuple[int, int, int]]]:
     """Block orders to try: the device's, the reverse, then ``count - 2`` seeded shuffles."""
     blocks = linear_blocks(grid)
     orders = [blocks, blocks[::-1]]
@@ -57,7 +58,7 @@ def schedules(grid, count: int, seed: int = 0) -> list:
     for _ in range(max(0, count - 2)):
         orders.append([blocks[i] for i in rng.permutation(len(blocks))])
     seen, out = set(), []
-    for o in orders[:max(count, 1)]:
+    for o in orders[: max(count, 1)]:
         key = tuple(o)
         if key not in seen:
             seen.add(key)
@@ -65,7 +66,7 @@ def schedules(grid, count: int, seed: int = 0) -> list:
     return out
 
 
-def _accesses(events, grid) -> dict:
+def _accesses(events, grid) -> tuple[dict, list]:
     """buffer -> kind -> (elements, linear blocks, op indices), over every event."""
     gx, gy, _ = grid
     ops: list = []
@@ -84,8 +85,10 @@ def _accesses(events, grid) -> dict:
         parts.append((elems[m], lanes[m], np.full(int(m.sum()), k, dtype=np.int64)))
     flat = {}
     for buf, kinds in out.items():
-        flat[buf] = {kind: tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
-                     for kind, parts in kinds.items()}
+        flat[buf] = {
+            kind: tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+            for kind, parts in kinds.items()
+        }
     return flat, ops
 
 
@@ -117,8 +120,11 @@ def _conflicts(acc: dict) -> list:
     found = []
     # write-write and write-atomic: an element whose writers (plain or atomic) are >= 2
     # blocks, at least one of them plain
-    both = _pairs(np.concatenate([w[0], a[0]]), np.concatenate([w[1], a[1]]),
-                  np.concatenate([w[2], a[2] + _ATOMIC]))
+    both = _pairs(
+        np.concatenate([w[0], a[0]]),
+        np.concatenate([w[1], a[1]]),
+        np.concatenate([w[2], a[2] + _ATOMIC]),
+    )
     if both[0].size:
         e, b, o = both
         start = np.ones(e.size, dtype=bool)
@@ -134,8 +140,7 @@ def _conflicts(acc: dict) -> list:
             p = pl[0]
             q = next(j for j in js if j != p)
             kind = "write-write" if o[q] < _ATOMIC else "write-atomic"
-            found.append((kind, int(e[p]), int(b[p]), int(o[p]), int(b[q]),
-                          int(o[q] % _ATOMIC)))
+            found.append((kind, int(e[p]), int(b[p]), int(o[p]), int(b[q]), int(o[q] % _ATOMIC)))
     # read-write: a block reads an element another block writes or updates
     if r[0].size and both[0].size:
         e, b, o = both
@@ -151,8 +156,16 @@ def _conflicts(acc: dict) -> list:
             k = pos_c[j]
             run = range(int(first[k]), int(first[k] + count[k]))
             other = next(i for i in run if b[i] != r[1][j])
-            found.append(("read-write", int(r[0][j]), int(r[1][j]), int(r[2][j]),
-                          int(b[other]), int(o[other] % _ATOMIC)))
+            found.append(
+                (
+                    "read-write",
+                    int(r[0][j]),
+                    int(r[1][j]),
+                    int(r[2][j]),
+                    int(b[other]),
+                    int(o[other] % _ATOMIC),
+                )
+            )
     return found
 
 
@@ -173,7 +186,7 @@ def _differences(outs: list, orders: list, buf) -> Optional[dict]:
         return None
     arrays = [np.asarray(o[int(buf)]) for o in outs]
     base = arrays[0]
-    diff = {}
+    diff: dict[int, tuple] = {}
     for arr, order in zip(arrays[1:], orders[1:]):
         same = (arr == base) | ((arr != arr) & (base != base))
         for e in np.nonzero(~same)[0]:
@@ -193,8 +206,14 @@ def _order_text(order) -> str:
     return f"order [{shown}{', ...' if len(order) > 6 else ''}]"
 
 
-def find_races(kernel, args: Sequence, grid=None, *, schedule_count: int = 4,
-               seed: int = 0) -> list:
+def find_races(
+    kernel: Target,
+    args: Sequence[Any],
+    grid: Optional[Sequence[int]] = None,
+    *,
+    schedule_count: int = 4,
+    seed: int = 0,
+) -> list[Finding]:
     """Conflicting accesses between blocks of one launch of ``kernel`` on ``args``.
 
     Runs the launch watching memory, then ``schedule_count`` block orders (see
@@ -214,8 +233,11 @@ def find_races(kernel, args: Sequence, grid=None, *, schedule_count: int = 4,
     orders = [None] + schedules(prep.grid, schedule_count, seed)
     outs = [first.outputs]
     for order in orders[1:]:
-        outs.append(run(prep.module, prep.entry, prep.args, prep.grid, order=order,
-                        stream=io.StringIO()).outputs)
+        outs.append(
+            run(
+                prep.module, prep.entry, prep.args, prep.grid, order=order, stream=io.StringIO()
+            ).outputs
+        )
     groups: dict = {}
     for buf, acc in flat.items():
         diffs = _differences(outs, orders, buf)
@@ -224,8 +246,15 @@ def find_races(kernel, args: Sequence, grid=None, *, schedule_count: int = 4,
             g = groups.get(key)
             seen = diffs.get(elem) if diffs else None
             if g is None:
-                groups[key] = g = {"elem": elem, "a": ba, "b": bb, "n": 0, "blocks": set(),
-                                   "diff": None, "n_diff": 0}
+                groups[key] = g = {
+                    "elem": elem,
+                    "a": ba,
+                    "b": bb,
+                    "n": 0,
+                    "blocks": set(),
+                    "diff": None,
+                    "n_diff": 0,
+                }
             g["n"] += 1
             g["blocks"].update((ba, bb))
             if seen is not None:
@@ -237,22 +266,50 @@ def find_races(kernel, args: Sequence, grid=None, *, schedule_count: int = 4,
         op_a, op_b = ops[oa], ops[ob]
         block_a, block_b = _block3(g["a"], prep.grid), _block3(g["b"], prep.grid)
         name = _name(prep.params, buf)
-        verb = {"write-write": "both write", "write-atomic": "write and atomically update",
-                "read-write": "read and write"}[kind]
-        msg = (f"blocks {block_a} and {block_b} {verb} element {g['elem']} of {name} in one "
-               f"launch")
+        verb = {
+            "write-write": "both write",
+            "write-atomic": "write and atomically update",
+            "read-write": "read and write",
+        }[kind]
+        msg = f"blocks {block_a} and {block_b} {verb} element {g['elem']} of {name} in one launch"
         if g["diff"] is not None:
             elem, ((o1, v1), (o2, v2)) = g["diff"]
-            msg += (f"; the result depends on the schedule: element {elem} is {_value(v1)} "
-                    f"with {_order_text(o1)} and {_value(v2)} with {_order_text(o2)}")
+            msg += (
+                f"; the result depends on the schedule: element {elem} is {_value(v1)} "
+                f"with {_order_text(o1)} and {_value(v2)} with {_order_text(o2)}"
+            )
         else:
             msg += "; every schedule tried gave the same values, but a GPU promises no order"
         if g["n"] > 1:
-            msg += (f" ({g['n']} element(s) conflict, {g['n_diff']} end differently, "
-                    f"{len(g['blocks'])} block(s) involved)")
+            msg += (
+                f" ({g['n']} element(s) conflict, {g['n_diff']} end differently, "
+                f"{len(g['blocks'])} block(s) involved)"
+            )
         role = "written by" if kind == "read-write" else "also written by"
-        related = (Related(role, op_b, texts.of(op_b).text, op_b.loc, block_b,
-                           f"element {g['elem']} of {name}"),)
-        out.append(Finding("race", kind, prep.entry, op_a, texts.of(op_a).text, op_a.loc,
-                           block_a, g["elem"], msg, related, (), g["n"]))
+        related = (
+            Related(
+                role,
+                op_b,
+                texts.of(op_b).text,
+                op_b.loc,
+                block_b,
+                f"element {g['elem']} of {name}",
+            ),
+        )
+        out.append(
+            Finding(
+                "race",
+                kind,
+                prep.entry,
+                op_a,
+                texts.of(op_a).text,
+                op_a.loc,
+                block_a,
+                g["elem"],
+                msg,
+                related,
+                (),
+                g["n"],
+            )
+        )
     return out

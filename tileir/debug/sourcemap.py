@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import linecache
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import attrs
 
@@ -25,7 +25,12 @@ from tileir.debug.flow import Structure
 from tileir.debug.opkinds import PLUMBING
 from tileir.debug.optext import op_texts
 from tileir.debug.summary import describe_values
-from tileir.module import walk
+from tileir.encode import encode
+from tileir.ir.module import walk
+
+if TYPE_CHECKING:
+    from tileir.debug.tracer import Block3, Trace
+    from tileir.kernel import Kernel
 
 __all__ = ["OpRow", "Call", "SourceLine", "Section", "SourceMap", "source_map"]
 
@@ -33,16 +38,51 @@ _MAX_VISITS = 4
 
 # the Python operator an arithmetic op comes from (ast node class names)
 _OPERATOR_OF = {
-    "addf": "Add", "addi": "Add", "subf": "Sub", "subi": "Sub", "mulf": "Mult", "muli": "Mult",
-    "divf": "Div", "divi": "FloorDiv", "remf": "Mod", "remi": "Mod", "andi": "BitAnd",
-    "ori": "BitOr", "xori": "BitXor", "shli": "LShift", "shri": "RShift", "negf": "USub",
-    "negi": "USub", "fpowf": "Pow", "fpowi": "Pow", "cmpf": "Compare", "cmpi": "Compare",
+    "addf": "Add",
+    "addi": "Add",
+    "subf": "Sub",
+    "subi": "Sub",
+    "mulf": "Mult",
+    "muli": "Mult",
+    "divf": "Div",
+    "divi": "FloorDiv",
+    "remf": "Mod",
+    "remi": "Mod",
+    "andi": "BitAnd",
+    "ori": "BitOr",
+    "xori": "BitXor",
+    "shli": "LShift",
+    "shri": "RShift",
+    "negf": "USub",
+    "negi": "USub",
+    "fpowf": "Pow",
+    "fpowi": "Pow",
+    "cmpf": "Compare",
+    "cmpi": "Compare",
     "select": "Compare",
 }
-_NAMES = {"Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "FloorDiv": "floordiv",
-          "Mod": "mod", "Pow": "pow", "BitAnd": "and", "BitOr": "or", "BitXor": "xor",
-          "LShift": "shl", "RShift": "shr", "MatMult": "matmul", "USub": "neg", "UAdd": "pos",
-          "Invert": "invert", "Not": "not", "Compare": "compare", "And": "and", "Or": "or"}
+_NAMES = {
+    "Add": "add",
+    "Sub": "sub",
+    "Mult": "mul",
+    "Div": "div",
+    "FloorDiv": "floordiv",
+    "Mod": "mod",
+    "Pow": "pow",
+    "BitAnd": "and",
+    "BitOr": "or",
+    "BitXor": "xor",
+    "LShift": "shl",
+    "RShift": "shr",
+    "MatMult": "matmul",
+    "USub": "neg",
+    "UAdd": "pos",
+    "Invert": "invert",
+    "Not": "not",
+    "Compare": "compare",
+    "And": "and",
+    "Or": "or",
+}
 
 
 @attrs.frozen(eq=False)
@@ -141,8 +181,13 @@ def _sections(kernel_loc, locs: list) -> list:
             return
         if best is not None:
             # the outermost function around a nested one: show the whole helper
-            outer = [fn for fn in _functions(tree) if _span(fn)[0] <= _span(best)[0]
-                     and _span(best)[1] <= _span(fn)[1] and fn.col_offset == 0]
+            outer = [
+                fn
+                for fn in _functions(tree)
+                if _span(fn)[0] <= _span(best)[0]
+                and _span(best)[1] <= _span(fn)[1]
+                and fn.col_offset == 0
+            ]
             chosen = outer[0] if outer else best
             spans.append((file, chosen.name, *_span(chosen)))
         else:
@@ -212,11 +257,11 @@ def _values(trace, block) -> dict:
     return out
 
 
-def source_map(kernel, trace=None, block=None) -> SourceMap:
+def source_map(
+    kernel: Kernel, trace: Optional[Trace] = None, block: Optional[Block3] = None
+) -> SourceMap:
     """The kernel's source lines, each with the ops it recorded (and, given a ``trace``,
     their values in ``block``, default the trace's first block)."""
-    from tileir.encode import encode
-
     module = kernel.module
     fn = kernel.function
     texts = op_texts(module)
@@ -247,7 +292,7 @@ def source_map(kernel, trace=None, block=None) -> SourceMap:
         for n in range(first, last + 1):
             text = linecache.getline(file, n).rstrip("\n")
             rows = by_line.get((file, n), [])
-            calls = []
+            calls: list[tuple[int, list]] = []
             for row in rows:
                 col = row.op.loc.column
                 if calls and calls[-1][0] == col:
@@ -260,15 +305,29 @@ def source_map(kernel, trace=None, block=None) -> SourceMap:
                 if k is not None:
                     group[k] = attrs.evolve(group[k], main=True)
                     line_main = group[k]
-                made.append(Call(_label(labels.get((n, col), []),
-                                        group[k if k is not None else 0].op), col,
-                                 tuple(group)))
+                made.append(
+                    Call(
+                        _label(labels.get((n, col), []), group[k if k is not None else 0].op),
+                        col,
+                        tuple(group),
+                    )
+                )
             if rows and line_main is None:
-                made[0] = attrs.evolve(made[0], rows=(attrs.evolve(made[0].rows[0], main=True),)
-                                       + made[0].rows[1:])
+                made[0] = attrs.evolve(
+                    made[0], rows=(attrs.evolve(made[0].rows[0], main=True),) + made[0].rows[1:]
+                )
                 line_main = made[0].rows[0]
             calls_total += len(made)
             lines.append(SourceLine(n, text, tuple(made), line_main))
         sections.append(Section(file, name, tuple(lines)))
-    return SourceMap(kernel.name, tuple(sections), tuple(unplaced), len(ops), calls_total,
-                     texts.line_count, len(encode(module)), texts.text, block)
+    return SourceMap(
+        kernel.name,
+        tuple(sections),
+        tuple(unplaced),
+        len(ops),
+        calls_total,
+        texts.line_count,
+        len(encode(module)),
+        texts.text,
+        block,
+    )

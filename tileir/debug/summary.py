@@ -6,11 +6,11 @@ and its first few values, so a trace of a 32x32 kernel stays readable.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from tileir.types import PointerType
+from tileir.types import PointerType, Type
 
 __all__ = ["describe", "describe_values", "is_float", "SMALL"]
 
@@ -37,21 +37,21 @@ def _flat(a: np.ndarray) -> list:
     return [_num(v) for v in a.reshape(-1)]
 
 
-def describe(value: Any, ttype=None) -> str:
+def describe(value: Any, ttype: Optional[Type] = None) -> str:
     """One line for one value: a scalar, a tile (summarised when long), a view, a token.
     Pointers (``ttype`` a tile of pointers) show as hex addresses of the fake memory."""
     if value is None:
         return "token"
-    if isinstance(value, np.ndarray) and isinstance(getattr(ttype, "element", None),
-                                                    PointerType):
+    if isinstance(value, np.ndarray) and isinstance(getattr(ttype, "element", None), PointerType):
         flat = [f"{int(v):#x}" for v in value.reshape(-1)[:_FIRST]]
         if value.ndim == 0:
             return flat[0]
         more = ", ..." if value.size > _FIRST else ""
         return f"[{'x'.join(str(n) for n in value.shape)}] pointers [{', '.join(flat)}{more}]"
     if not isinstance(value, np.ndarray):
-        return type(value).__name__.replace("TileView", "view").replace("TensorView",
-                                                                         "tensor view")
+        return (
+            type(value).__name__.replace("TileView", "view").replace("TensorView", "tensor view")
+        )
     a = value
     if a.ndim == 0:
         return _num(a[()])
@@ -73,7 +73,9 @@ def describe(value: Any, ttype=None) -> str:
     return f"[{shape}] min {_num(a.min())} max {_num(a.max())} first [{head}, ...]"
 
 
-def describe_values(values, types=None) -> str:
+def describe_values(
+    values: Sequence[Any], types: Optional[Iterable[Optional[Type]]] = None
+) -> str:
     """The results of one op, ``; ``-separated (tokens left out when others exist);
     ``types`` are the results' types, when known."""
     types = list(types) if types is not None else [None] * len(values)

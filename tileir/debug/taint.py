@@ -31,12 +31,17 @@ Control flow (loop-carried values, ``if`` results) is followed by
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 import numpy as np
 
 from tileir.debug.opkinds import OP_KINDS
-from tileir.signatures import attr_of, operand_groups
+from tileir.ir.module import Op
+from tileir.ir.rule_table import rule_table
+from tileir.ir.signatures import attr_of, operand_groups
+
+if TYPE_CHECKING:
+    from tileir.debug.tracer import Step
 
 __all__ = ["TAINT_RULES", "TaintContext", "groups_at", "spread"]
 
@@ -55,7 +60,7 @@ class TaintContext:
         self.why: dict[int, tuple] = {}
         self._keep: list = []
 
-    def bit_of(self, op) -> int:
+    def bit_of(self, op: Op) -> int:
         got = self.bits.get(id(op))
         if got is None:
             got = min(len(self.source_ops), 63)
@@ -64,7 +69,13 @@ class TaintContext:
                 self.source_ops.append(op)
         return got
 
-    def note(self, arr: Optional[np.ndarray], step, preds, note: str = "") -> None:
+    def note(
+        self,
+        arr: Optional[np.ndarray],
+        step: Step,
+        preds: Iterable[Optional[np.ndarray]],
+        note: str = "",
+    ) -> None:
         """Remember that ``arr`` (a result taint of ``step``) came from ``preds`` (the
         step's operand taints, in operand order)."""
         if arr is None:
@@ -91,9 +102,10 @@ def _clean(ts) -> bool:
     return all(t is None or not t.any() for t in ts)
 
 
-def groups_at(op) -> dict[str, list[int]]:
+def groups_at(op: Op) -> dict[str, list[int]]:
     """Operand positions of each operand group of ``op``."""
-    out, at = {}, 0
+    out: dict[str, list[int]] = {}
+    at = 0
     for name, vals in operand_groups(op).items():
         out[name] = list(range(at, at + len(vals)))
         at += len(vals)
@@ -143,19 +155,28 @@ def _select(ctx, step, ts):
 
 
 def _broadcast(ctx, step, ts):
-    return _none(ctx, step, ts) if _clean(ts) else _per_result(
-        ctx, step, lambda s: spread(ts[0], s), ts)
+    return (
+        _none(ctx, step, ts)
+        if _clean(ts)
+        else _per_result(ctx, step, lambda s: spread(ts[0], s), ts)
+    )
 
 
 def _reshape(ctx, step, ts):
-    return _none(ctx, step, ts) if _clean(ts) else _per_result(
-        ctx, step, lambda s: ts[0].reshape(s), ts)
+    return (
+        _none(ctx, step, ts)
+        if _clean(ts)
+        else _per_result(ctx, step, lambda s: ts[0].reshape(s), ts)
+    )
 
 
 def _permute(ctx, step, ts):
     perm = tuple(int(p) for p in attr_of(step.op, "permutation"))
-    return _none(ctx, step, ts) if _clean(ts) else _per_result(
-        ctx, step, lambda s: np.transpose(ts[0], perm), ts)
+    return (
+        _none(ctx, step, ts)
+        if _clean(ts)
+        else _per_result(ctx, step, lambda s: np.transpose(ts[0], perm), ts)
+    )
 
 
 def _cat(ctx, step, ts):
@@ -163,13 +184,21 @@ def _cat(ctx, step, ts):
         return _none(ctx, step, ts)
     a, b = step.operands[:2]
     dim = int(attr_of(step.op, "dim"))
-    return _per_result(ctx, step, lambda s: np.concatenate(
-        [spread(ts[0], a.shape), spread(ts[1], b.shape)], axis=dim), ts)
+    return _per_result(
+        ctx,
+        step,
+        lambda s: np.concatenate([spread(ts[0], a.shape), spread(ts[1], b.shape)], axis=dim),
+        ts,
+    )
 
 
 def _slices(idx, sub) -> tuple:
-    return tuple(slice(int(np.asarray(i).astype(np.uint32)) * n,
-                       int(np.asarray(i).astype(np.uint32)) * n + n) for i, n in zip(idx, sub))
+    return tuple(
+        slice(
+            int(np.asarray(i).astype(np.uint32)) * n, int(np.asarray(i).astype(np.uint32)) * n + n
+        )
+        for i, n in zip(idx, sub)
+    )
 
 
 def _extract(ctx, step, ts):
@@ -210,9 +239,19 @@ def _whole(ctx, step, ts):
     return _per_result(ctx, step, lambda s: np.full(s, bits, dtype=_U), ts)
 
 
-_COMBINE = {"addf": np.add, "addi": np.add, "mulf": np.multiply, "muli": np.multiply,
-            "maxf": np.maximum, "maxi": np.maximum, "minf": np.minimum, "mini": np.minimum,
-            "andi": np.bitwise_and, "ori": np.bitwise_or, "xori": np.bitwise_xor}
+_COMBINE = {
+    "addf": np.add,
+    "addi": np.add,
+    "mulf": np.multiply,
+    "muli": np.multiply,
+    "maxf": np.maximum,
+    "maxi": np.maximum,
+    "minf": np.minimum,
+    "mini": np.minimum,
+    "andi": np.bitwise_and,
+    "ori": np.bitwise_or,
+    "xori": np.bitwise_xor,
+}
 
 
 def _combiner(op):
@@ -229,12 +268,14 @@ def _reduce(ctx, step, ts):
     fn = _combiner(step.op)
     x = step.operands[0]
     if fn is None or not isinstance(x, np.ndarray) or ts[0] is None:
+
         def slice_or(shape):
             acc = np.zeros(shape, dtype=_U)
             for t in ts:
                 if t is not None:
                     acc = acc | np.bitwise_or.reduce(t, axis=dim).reshape(shape)
             return acc
+
         return _per_result(ctx, step, slice_or, ts, "every tainted lane counted")
     t = ts[0]
     ident = np.asarray(attr_of(step.op, "identities")[0].value()).astype(x.dtype)
@@ -342,14 +383,30 @@ def _load(ctx, step, ts):
 
 
 _BY_KIND: dict[str, Callable] = {
-    "elementwise": _elementwise, "select": _select, "broadcast": _broadcast,
-    "reshape": _reshape, "permute": _permute, "cat": _cat, "extract": _extract,
-    "insert": _insert, "reinterpret": _whole, "reduce": _reduce, "scan": _scan, "mma": _mma,
-    "mma_scaled": _mma_scaled, "source": _none, "load": _load, "store": _none,
-    "atomic": _none, "effect": _none,
+    "elementwise": _elementwise,
+    "select": _select,
+    "broadcast": _broadcast,
+    "reshape": _reshape,
+    "permute": _permute,
+    "cat": _cat,
+    "extract": _extract,
+    "insert": _insert,
+    "reinterpret": _whole,
+    "reduce": _reduce,
+    "scan": _scan,
+    "mma": _mma,
+    "mma_scaled": _mma_scaled,
+    "source": _none,
+    "load": _load,
+    "store": _none,
+    "atomic": _none,
+    "effect": _none,
     # run by the analysis loop itself (Flow), never called
-    "control": _none, "terminator": _none,
+    "control": _none,
+    "terminator": _none,
 }
 
 #: op name -> rule(ctx, step, operand taints) -> result taints.
-TAINT_RULES: dict[str, Callable] = {name: _BY_KIND[kind] for name, kind in OP_KINDS.items()}
+TAINT_RULES = rule_table(
+    "TAINT_RULES", ((name, _BY_KIND[kind]) for name, kind in OP_KINDS.items())
+)

@@ -19,25 +19,26 @@ from __future__ import annotations
 
 import io
 import linecache
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence, Union
 
 import attrs
 import numpy as np
 
 from tileir.debug.flow import Flow, Structure
-from tileir.debug.launching import prepare
+from tileir.debug.launching import Target, prepare
 from tileir.debug.optext import OpTexts, op_texts
-from tileir.debug.runner import Fault, block3, run
+from tileir.debug.runner import BlockLike, Fault, block3, run
 from tileir.debug.summary import describe_values
-from tileir.dialect import TERMINATORS
 from tileir.errors import InterpretError
-from tileir.module import Loc, Module, Op
 from tileir.fake.values import from_scalar
+from tileir.ir.dialect import REGION_OPS, TERMINATORS
+from tileir.ir.module import Loc, Module, Op
 from tileir.types import TOKEN, PointerType, TileType
 
 __all__ = ["Step", "MemoryAccess", "Trace", "trace_kernel", "normalize_blocks", "block3"]
 
-_CONTROL = frozenset({"for", "loop", "if"})
+# the ops whose regions the tracer follows
+_CONTROL = REGION_OPS - {"reduce", "scan"}
 
 
 @attrs.frozen(eq=False)
@@ -85,21 +86,30 @@ class Step:
 
     def describe(self, width: int = 110) -> str:
         """Two lines: the op with its place, and its values."""
-        text = self.text if len(self.text) <= width else self.text[:width - 1] + "…"
+        text = self.text if len(self.text) <= width else self.text[: width - 1] + "…"
         trip = f" (run {self.visit + 1})" if self.visit else ""
         head = f"#{self.index:<4} {self.where():<21} {text}{trip}"
-        vals = describe_values(self.values, [r.type for r in self.op.results]) \
-            if self.values else ""
+        vals = (
+            describe_values(self.values, [r.type for r in self.op.results]) if self.values else ""
+        )
         return head + (f"\n       -> {vals}" if vals and vals != "token" else "")
 
 
-def normalize_blocks(blocks) -> Optional[frozenset]:
+#: A block id as :func:`trace_kernel` gives it back: ``(x, y, z)``.
+Block3 = tuple[int, int, int]
+
+
+def normalize_blocks(
+    blocks: Union[None, BlockLike, Iterable[BlockLike]],
+) -> Optional[frozenset[Block3]]:
     """Block ids as a set of ``(x, y, z)`` (``None`` stays None: every block)."""
     if blocks is None:
         return None
     if isinstance(blocks, (int, np.integer)) or (
-            isinstance(blocks, tuple) and blocks and all(isinstance(v, (int, np.integer))
-                                                         for v in blocks)):
+        isinstance(blocks, tuple)
+        and blocks
+        and all(isinstance(v, (int, np.integer)) for v in blocks)
+    ):
         blocks = [blocks]
     return frozenset(block3(b) for b in blocks)
 
@@ -135,7 +145,7 @@ class Trace:
             seen.setdefault(s.block, None)
         return list(seen)
 
-    def for_block(self, block) -> list:
+    def for_block(self, block: BlockLike) -> list:
         """The steps of one block, in the order it ran them."""
         b = block3(block)
         return [s for s in self.steps if s.block == b]
@@ -144,13 +154,17 @@ class Trace:
         """Every step of ``op`` (all blocks, all runs)."""
         return [s for s in self.steps if s.op is op]
 
-    def summary(self, block=None, limit: Optional[int] = None, width: int = 110) -> str:
+    def summary(
+        self, block: Optional[BlockLike] = None, limit: Optional[int] = None, width: int = 110
+    ) -> str:
         """The trace as text: a header, then each step of ``block`` (default: every traced
         block in turn) with its values summarised, and the fault if the launch stopped."""
         blocks = self.traced_blocks() if block is None else [block3(block)]
-        lines = [f"trace of `{self.kernel}` on grid {list(self.grid)}: {len(self.steps)} "
-                 f"step(s) of {len(self.traced_blocks())} block(s), {len(self.structure.ops)} "
-                 f"op(s) in the kernel"]
+        lines = [
+            f"trace of `{self.kernel}` on grid {list(self.grid)}: {len(self.steps)} "
+            f"step(s) of {len(self.traced_blocks())} block(s), {len(self.structure.ops)} "
+            f"op(s) in the kernel"
+        ]
         for b in blocks:
             steps = self.for_block(b)
             lines.append(f"block {b}: {len(steps)} step(s)")
@@ -168,8 +182,9 @@ class Trace:
 class _Tracer:
     """The observer: turns after_op / on_memory events into Steps for the traced blocks."""
 
-    def __init__(self, structure: Structure, texts: OpTexts, blocks: Optional[frozenset],
-                 combiners: bool):
+    def __init__(
+        self, structure: Structure, texts: OpTexts, blocks: Optional[frozenset], combiners: bool
+    ):
         self.structure = structure
         self.texts = texts
         self.blocks = blocks
@@ -217,13 +232,28 @@ class _Tracer:
                     if op.name in _CONTROL:
                         flow.exits(op)
                     flow.define(op, list(values))
-            memory = tuple(MemoryAccess(kind, buf, np.array(el[lane]), np.array(mk[lane]))
-                           for (_op, kind, buf, el, _ids, mk) in pending)
+            memory = tuple(
+                MemoryAccess(kind, buf, np.array(el[lane]), np.array(mk[lane]))
+                for (_op, kind, buf, el, _ids, mk) in pending
+            )
             key = (block, id(op))
             visit = self.visits.get(key, 0)
             self.visits[key] = visit + 1
-            self.steps.append(Step(len(self.steps), op, where.text, where.line, op.loc, block,
-                                   values, operands, visit, combiner, memory))
+            self.steps.append(
+                Step(
+                    len(self.steps),
+                    op,
+                    where.text,
+                    where.line,
+                    op.loc,
+                    block,
+                    values,
+                    operands,
+                    visit,
+                    combiner,
+                    memory,
+                )
+            )
 
 
 def _lane(r, lane: int, ttype) -> Any:
@@ -246,9 +276,16 @@ def _induction(loop: Op, trip: int, env: dict):
     return np.asarray(value).astype(np.asarray(lb).dtype)
 
 
-def trace_kernel(kernel, args: Sequence, grid: Optional[Sequence[int]] = None,
-                 blocks: Optional[Iterable] = None, *, combiners: bool = False,
-                 order: Optional[Sequence] = None, entry: Optional[str] = None) -> Trace:
+def trace_kernel(
+    kernel: Target,
+    args: Sequence[Any],
+    grid: Optional[Sequence[int]] = None,
+    blocks: Union[None, BlockLike, Iterable[BlockLike]] = None,
+    *,
+    combiners: bool = False,
+    order: Optional[Sequence[BlockLike]] = None,
+    entry: Optional[str] = None,
+) -> Trace:
     """Run ``kernel`` on the fake device over ``args`` and trace the ``blocks`` chosen.
 
     ``kernel`` is a recorded Kernel (its launch is checked as a device checks it; ``args``
@@ -265,22 +302,32 @@ def trace_kernel(kernel, args: Sequence, grid: Optional[Sequence[int]] = None,
     chosen = normalize_blocks(blocks)
     for b in sorted(chosen or ()):
         if not all(0 <= v < n for v, n in zip(b, prep.grid)):
-            raise ValueError(f"block {b} is outside the grid {list(prep.grid)} of "
-                             f"`{prep.entry}`")
+            raise ValueError(f"block {b} is outside the grid {list(prep.grid)} of `{prep.entry}`")
     tracer = _Tracer(structure, texts, chosen, combiners)
     tracer.on_launch(_param_values(fn, prep.args))
     result = run(prep.module, prep.entry, prep.args, prep.grid, observer=tracer, order=order)
     n = len(prep.params) or len(prep.args)
-    return Trace(prep.entry, prep.module, prep.grid, chosen, tracer.steps, result.outputs[:n],
-                 texts, structure, result.error, result.fault,
-                 tracer.print_stream.getvalue(), prep.params)
+    return Trace(
+        prep.entry,
+        prep.module,
+        prep.grid,
+        chosen,
+        tracer.steps,
+        result.outputs[:n],
+        texts,
+        structure,
+        result.error,
+        result.fault,
+        tracer.print_stream.getvalue(),
+        prep.params,
+    )
 
 
-def _param_values(fn, args: Sequence) -> dict:
+def _param_values(fn, args: Sequence) -> dict[int, Optional[np.ndarray]]:
     """Values of the parameters as operands show them: a number parameter as a 0-d array of
     its format; a buffer's pointer as ``None`` (its fake address is the driver's, and the
     ``assume`` that every use goes through shows it)."""
-    out = {}
+    out: dict[int, Optional[np.ndarray]] = {}
     for p, a in zip(fn.params, args):
         element = getattr(p.type, "element", None)
         if isinstance(element, PointerType) or element is None:

@@ -20,7 +20,7 @@ attributes and hints), ``optable`` (the per-op rules), ``opwrite`` /
 ``canon`` (the canonical form); ``build`` and ``samples`` help write Modules by
 hand (tests, examples).
 
->>> from tileir.module import Function, Block, Module, Op, Value
+>>> from tileir.ir.module import Function, Block, Module, Op, Value
 >>> from tileir.types import TileType, F32
 >>> x = Value(0, TileType((), F32))
 >>> m = Module((Function("k", (x,), Block((), (Op("return"),))),))
@@ -34,5 +34,12 @@ from tileir.encode.reader import decode
 from tileir.encode.versions import required_version, version_needs
 from tileir.encode.writer import encode
 
-__all__ = ["encode", "decode", "canonicalize", "required_version", "version_needs",
-           "OP_CODECS", "OpCodec"]
+__all__ = [
+    "encode",
+    "decode",
+    "canonicalize",
+    "required_version",
+    "version_needs",
+    "OP_CODECS",
+    "OpCodec",
+]

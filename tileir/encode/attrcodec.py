@@ -5,28 +5,48 @@ predicates (DivBy, SameElements, Bounded) and optimization hints (a dictionary
 per architecture of Integer/Bool values).  A float scalar is written in its
 APFloat width: one byte up to 8 bits, else the zigzag varint of its pattern as
 a signed 64-bit word (so negative f64 values keep their sign, as the C++
-writer does).  tf32 is a 19-bit APFloat: our ``Scalar`` keeps its f32 pattern.
+writer does).  tf32 is a 19-bit APFloat: our ``ScalarAttr`` keeps its f32 pattern.
 
 >>> from tileir.types import F32
 >>> from tileir.encode.pools import Pools
 >>> p = Pools((13, 1)); s = Sink()
->>> write_tagged(s, Scalar.of(F32, -1.0), p)
+>>> write_tagged(s, ScalarAttr.of(F32, -1.0), p)
 >>> bytes(s.buf).hex()
 '0200808080f817'
 """
 
 from __future__ import annotations
 
-from tileir.errors import EncodeError
-from tileir.module import Bounded, Dense, DivBy, Hints, SameElements, Scalar
-from tileir.types import Format, TileType
+from typing import Any, Union
+
 from tileir.encode.pools import Pools, ReadPools
 from tileir.encode.wire import Sink, Source, as_int64
+from tileir.errors import EncodeError
+from tileir.ir.module import Bounded, Dense, DivBy, Hints, SameElements, ScalarAttr
+from tileir.types import Format, TileType, Type
 
 __all__ = ["write_tagged", "read_tagged", "write_hints", "read_hints", "float_width", "TAG"]
 
-TAG = {"int": 1, "float": 2, "bool": 3, "type": 4, "string": 5, "array": 6, "dense": 7,
-       "div_by": 8, "same_elements": 9, "dict": 10, "hints": 11, "bounded": 12}
+#: A tagged attribute's value, as :func:`write_tagged` takes it and :func:`read_tagged` gives
+#: it back (an array is a tuple of them; a dictionary a tuple of ``(key, value)`` pairs).
+Tagged = Union[
+    ScalarAttr, bool, int, str, Type, tuple[Any, ...], Dense, DivBy, SameElements, Bounded, Hints
+]
+
+TAG = {
+    "int": 1,
+    "float": 2,
+    "bool": 3,
+    "type": 4,
+    "string": 5,
+    "array": 6,
+    "dense": 7,
+    "div_by": 8,
+    "same_elements": 9,
+    "dict": 10,
+    "hints": 11,
+    "bounded": 12,
+}
 _I32 = Format("i32")
 _U64 = (1 << 64) - 1
 
@@ -44,18 +64,20 @@ def _scalar_payload(fmt: Format, bits: int) -> int:
     return bits
 
 
-def write_tagged(s: Sink, value, pools: Pools) -> None:
-    """Write ``value`` (Scalar, bool, int (i32), str, tuple, Dense, a predicate, Hints)."""
+def write_tagged(s: Sink, value: Tagged, pools: Pools) -> None:
+    """Write ``value`` (ScalarAttr, bool, int (i32), str, tuple, Dense, a predicate, Hints)."""
     if isinstance(value, bool):
         s.varint(TAG["bool"])
         s.byte(int(value))
     elif isinstance(value, int):
         # an i32 as a Python int: signed, or its unsigned pattern; wider would wrap around
         if not -(1 << 31) <= value < 1 << 32:
-            raise EncodeError(f"integer {value} is outside the i32 field's range "
-                              f"{-(1 << 31)} .. {(1 << 32) - 1} (signed or its unsigned pattern)")
-        write_tagged(s, Scalar(_I32, value & 0xFFFFFFFF), pools)
-    elif isinstance(value, Scalar):
+            raise EncodeError(
+                f"integer {value} is outside the i32 field's range "
+                f"{-(1 << 31)} .. {(1 << 32) - 1} (signed or its unsigned pattern)"
+            )
+        write_tagged(s, ScalarAttr(_I32, value & 0xFFFFFFFF), pools)
+    elif isinstance(value, ScalarAttr):
         fmt = value.format
         if not 0 <= value.bits < (1 << fmt.bits):
             raise EncodeError(f"scalar bits {value.bits:#x} do not fit {fmt}")
@@ -99,8 +121,10 @@ def write_tagged(s: Sink, value, pools: Pools) -> None:
     elif isinstance(value, Bounded):
         s.varint(TAG["bounded"])
         s.byte((value.lower is not None) | (value.upper is not None) << 1)
-        for part, what in ((value.lower, "bounded lower bound"),
-                           (value.upper, "bounded upper bound")):
+        for part, what in (
+            (value.lower, "bounded lower bound"),
+            (value.upper, "bounded upper bound"),
+        ):
             if part is not None:
                 s.svarint(part, what)
     elif isinstance(value, Hints):
@@ -126,7 +150,7 @@ def write_hints(s: Sink, hints: Hints, pools: Pools) -> None:
         _write_dict(s, items, pools)
 
 
-def _read_scalar(src: Source, pools: ReadPools, is_int: bool) -> Scalar:
+def _read_scalar(src: Source, pools: ReadPools, is_int: bool) -> ScalarAttr:
     fmt = pools.type(src, Format, "scalar type")
     if fmt.is_int != is_int:
         src.fail(f"{'Integer' if is_int else 'Float'} attribute of type {fmt}")
@@ -143,7 +167,7 @@ def _read_scalar(src: Source, pools: ReadPools, is_int: bool) -> Scalar:
         bits = int(bits != 0)
     if fmt.name == "tf32":
         bits <<= 13
-    return Scalar(fmt, bits)
+    return ScalarAttr(fmt, bits)
 
 
 def _read_items(src: Source, pools: ReadPools) -> tuple:
@@ -168,7 +192,7 @@ def read_hints(src: Source, pools: ReadPools) -> Hints:
             src.fail(f"hints for {arch} are not a dictionary", at)
         items = []
         for key, value in _read_items(src, pools):
-            if isinstance(value, Scalar) and value.format.is_int:
+            if isinstance(value, ScalarAttr) and value.format.is_int:
                 value = value.value()
             if not isinstance(value, (bool, int)):
                 src.fail(f"hint {arch}.{key} is {value!r}, not an integer or a bool")
@@ -177,7 +201,7 @@ def read_hints(src: Source, pools: ReadPools) -> Hints:
     return Hints(tuple(by_arch))
 
 
-def read_tagged(src: Source, pools: ReadPools):
+def read_tagged(src: Source, pools: ReadPools) -> Tagged:
     """One tagged attribute, as the value :func:`write_tagged` takes."""
     at = src.offset
     tag = src.varint()

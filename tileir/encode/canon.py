@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import attrs
 
+from tileir.encode.optable import OP_CODECS, is_default
 from tileir.errors import VerifyError
-from tileir.module import Block, Function, Module, Op, Value
-from tileir.signatures import operand_groups
-from tileir.encode.optable import is_default
-from tileir.encode.optable import OP_CODECS
+from tileir.ir.module import Block, Function, Module, Op, Value
+from tileir.ir.signatures import operand_groups
 
 __all__ = ["canonicalize"]
 
@@ -48,8 +47,12 @@ class _Renumber:
         for scope in reversed(self.scopes):
             if v.id in scope:
                 return scope[v.id]
-        raise VerifyError(f"operand %{v.id} is not defined before its use", kernel=self.fn.name,
-                          op=op.name, where=str(op.loc) if op.loc else None)
+        raise VerifyError(
+            f"operand %{v.id} is not defined before its use",
+            kernel=self.fn.name,
+            op=op.name,
+            where=str(op.loc) if op.loc else None,
+        )
 
     def block(self, block: Block, op: Op) -> Block:
         self.scopes.append({})
@@ -92,5 +95,4 @@ def _function(fn: Function) -> Function:
 
 def canonicalize(module: Module) -> Module:
     """``module`` renumbered and normalized the way ``decode`` builds Modules (see above)."""
-    return Module(tuple(_function(f) for f in module.functions), module.globals,
-                  module.producer)
+    return Module(tuple(_function(f) for f in module.functions), module.globals, module.producer)

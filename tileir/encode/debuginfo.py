@@ -1,4 +1,4 @@
-"""The Debug section: source locations of functions and ops (TILEIR_FACTS.md section 3.8).
+"""The Debug section: source locations of functions and ops (docs/bytecode.md §3.8).
 
 One row per function: the function's location, then one entry per op in
 emission pre-order (nested ops included).  An entry is a 1-based index into a
@@ -8,7 +8,7 @@ scope to be its function's), which points at a ``DIFile`` and a
 ``DICompileUnit``.  The function table's ``loc`` field is the row number + 1
 (0: the function has no row and all its ops are unknown).
 
-Read back, a ``DILoc`` becomes a :class:`~tileir.module.Loc` with the file,
+Read back, a ``DILoc`` becomes a :class:`~tileir.ir.module.Loc` with the file,
 line and column it holds and ``function`` = the name of its subprogram (the
 entry's name: per-op helper names have no place in the format).
 """
@@ -19,10 +19,10 @@ import os
 import struct
 from typing import Callable, Optional
 
-from tileir.errors import EncodeError
-from tileir.module import Loc
 from tileir.encode.pools import Pools, ReadPools, read_table, write_table
 from tileir.encode.wire import Sink, Source
+from tileir.errors import EncodeError
+from tileir.ir.module import Loc
 
 __all__ = ["DebugWriter", "DebugReader"]
 
@@ -87,8 +87,9 @@ class DebugWriter:
         s.varint(tag)
         for f in fields:
             if f < 0:
-                raise EncodeError(f"debug info field {f} is negative (lines and columns "
-                                  "start at 0)")
+                raise EncodeError(
+                    f"debug info field {f} is negative (lines and columns start at 0)"
+                )
             s.varint(f)
         return self._add(bytes(s.buf))
 
@@ -108,14 +109,16 @@ class DebugWriter:
         folder, base = os.path.split(anchor.file)
         file = self._attr(_FILE, string(base), string(folder))
         unit = self._attr(_CU, file)
-        sub = self._attr(_SUBPROGRAM, file, anchor.line, string(name), string(name), unit,
-                         anchor.line)
+        sub = self._attr(
+            _SUBPROGRAM, file, anchor.line, string(name), string(name), unit, anchor.line
+        )
 
         # the index of each location: by the Loc object (ops made from one instruction share
         # theirs; every Loc here stays alive meanwhile, so ids are stable), then by its fields
         by_object: dict[int, int] = {}
         seen: dict[tuple, int] = {}  # (file, line, column) -> index, for int lines and columns
-        row = []
+        row: list[int] = []
+        found: Optional[int]  # a location's index (None while it is looked up)
         last, found = _UNSET, 0
         for x in (anchor, *op_locs):
             if x is last:  # ops made from one instruction come one after another
@@ -138,8 +141,7 @@ class DebugWriter:
                         if line < 0 or column < 0 or line > _U64 or column > _U64:
                             found = self._attr(_LOC, sub, string(x.file), line, column)
                         else:  # (sub and the string index are non-negative ints too)
-                            found = self._add(_leb128((_LOC, sub, string(x.file), line,
-                                                       column)))
+                            found = self._add(_leb128((_LOC, sub, string(x.file), line, column)))
                         seen[key] = found
                 by_object[id(x)] = found
             row.append(found)
@@ -193,8 +195,11 @@ class DebugReader:
             return lambda _src: None
         row = loc_index - 1
         if row >= len(self.rows):
-            src.fail(f"function location index {loc_index} has no row in the Debug section "
-                     f"({len(self.rows)} rows)", at)
+            src.fail(
+                f"function location index {loc_index} has no row in the Debug section "
+                f"({len(self.rows)} rows)",
+                at,
+            )
         cursor = [self.rows[row]]
 
         def next_loc(where: Source) -> Optional[Loc]:

@@ -8,16 +8,24 @@ naming the byte offset.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
-from tileir.dialect import ENUMS, version_text
-from tileir.module import Block, Dense, Op, Scalar, Value
-from tileir.types import TOKEN
 from tileir.encode.attrcodec import read_hints, read_tagged
-from tileir.encode.optable import (MAX_OPCODE, PREDICATES, TERMINATORS, VALUE_TYPES, OpCodec,
-                                   codec_by_opcode, dense_fault, is_default)
+from tileir.encode.optable import (
+    MAX_OPCODE,
+    PREDICATES,
+    TERMINATORS,
+    VALUE_TYPES,
+    OpCodec,
+    codec_by_opcode,
+    dense_fault,
+    is_default,
+)
 from tileir.encode.pools import ReadPools
 from tileir.encode.wire import Source
+from tileir.ir.dialect import ENUMS, version_text
+from tileir.ir.module import Block, Dense, Loc, Op, ScalarAttr, Value
+from tileir.types import TOKEN, Type
 
 __all__ = ["ReadScope", "read_ops"]
 
@@ -25,14 +33,19 @@ __all__ = ["ReadScope", "read_ops"]
 class ReadScope:
     """Per-function reader state: values by bytecode index, our next id, the location feed."""
 
-    def __init__(self, pools: ReadPools, params: tuple, next_loc: Callable[[Source], object]):
+    def __init__(
+        self,
+        pools: ReadPools,
+        params: tuple[Value, ...],
+        next_loc: Callable[[Source], Optional[Loc]],
+    ):
         self.pools = pools
         self.version = pools.version
         self.values: list[Value] = list(params)
         self.next_id = len(params)
         self.next_loc = next_loc
 
-    def fresh(self, t) -> Value:
+    def fresh(self, t: Type) -> Value:
         v = Value(self.next_id, t)
         self.next_id += 1
         return v
@@ -45,9 +58,10 @@ class ReadScope:
         return self.values[i]
 
 
-def read_ops(src: Source, scope: ReadScope, count: Optional[int]) -> tuple:
+def read_ops(src: Source, scope: ReadScope, count: Optional[int]) -> tuple[Op, ...]:
     """``count`` ops (None: until ``src`` ends), checking the block ends in a terminator."""
-    ops, starts = [], []
+    ops: list[Op] = []
+    starts: list[int] = []
     while (src.remaining() > 0) if count is None else (len(ops) < count):
         starts.append(src.offset)
         ops.append(_read_op(src, scope))
@@ -76,8 +90,10 @@ def _read_op(src: Source, scope: ReadScope) -> Op:
     v, pools = scope.version, scope.pools
     opcode = src.varint()
     if opcode > MAX_OPCODE[v]:
-        src.fail(f"opcode {opcode:#x} is above bytecode {version_text(v)}'s maximum "
-                 f"{MAX_OPCODE[v]:#x}", at)
+        src.fail(
+            f"opcode {opcode:#x} is above bytecode {version_text(v)}'s maximum {MAX_OPCODE[v]:#x}",
+            at,
+        )
     codec = codec_by_opcode(opcode)
     if codec is None or codec.since > v:
         src.fail(f"opcode {opcode:#x} is not a body op of bytecode {version_text(v)}", at)
@@ -101,7 +117,7 @@ def _read_op(src: Source, scope: ReadScope) -> Op:
             src.fail(f"`{codec.name}` flags {flags:#x} set unknown bits", flags_at)
     present = {name: bool(flags >> i & 1) for i, name in enumerate(codec.flags)}
 
-    attrs = {}
+    attrs: dict[str, Any] = {}
     for name, kind, default, optional, since in codec.attrs:
         if since > v:
             continue
@@ -114,7 +130,8 @@ def _read_op(src: Source, scope: ReadScope) -> Op:
         if not is_default(kind, value, default):
             attrs[name] = value
 
-    sizes, operands = [], []
+    sizes: list[int] = []
+    operands: list[Value] = []
     if codec.operand_layout == "grouped":
         for name, kind in codec.groups:
             sizes.append(src.count() if kind == "*" else 1 if kind == "1" or present[name] else 0)
@@ -131,8 +148,11 @@ def _read_op(src: Source, scope: ReadScope) -> Op:
     if codec.bool_array_group and "inbounds" in attrs:
         n_index = sizes[[g for g, _ in codec.groups].index(codec.bool_array_group)]
         if len(attrs["inbounds"]) != n_index:
-            src.fail(f"`{codec.name}` has {len(attrs['inbounds'])} inbounds flags for "
-                     f"{n_index} indices", at)
+            src.fail(
+                f"`{codec.name}` has {len(attrs['inbounds'])} inbounds flags for "
+                f"{n_index} indices",
+                at,
+            )
 
     regions = []
     if codec.regions:
@@ -178,7 +198,7 @@ def _read_attr(src: Source, kind: str, name: str, types, pools: ReadPools, codec
         return Dense(types[0], data)
     if kind == "scalars":
         items = tuple(read_tagged(src, pools) for _ in range(src.count()))
-        if not all(isinstance(x, Scalar) for x in items):
+        if not all(isinstance(x, ScalarAttr) for x in items):
             src.fail(f"`{codec.name}` {name} must be integers or floats", at)
         return items
     if kind == "predicate":

@@ -2,8 +2,8 @@
 
 One :class:`OpCodec` per body op, used by both the writer (``opwrite``)
 and the reader (``opread``).  Almost everything is derived from
-``tileir.signatures`` (operand groups, attributes and their kinds, regions)
-by the tablegen rules NVIDIA's writer follows (TILEIR_FACTS.md section 3.7):
+``tileir.ir.signatures`` (operand groups, attributes and their kinds, regions)
+by the tablegen rules NVIDIA's writer follows (docs/bytecode.md §3.7):
 
 1. opcode varint;
 2. result types: a count first when the op has a variadic operand group or
@@ -33,18 +33,37 @@ counts, which attributes are optional, and what later versions added.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
-from tileir.dialect import BODY_OPS, OPS, TERMINATORS
-from tileir.numerics import element_bytes
-from tileir.signatures import SIGNATURES
-from tileir.types import (Format, GatherScatterViewType, PartitionViewType, StridedViewType,
-                          TensorViewType, TileType, TokenType)
+from tileir.ir.dialect import BODY_OPS, OPS, TERMINATORS
+from tileir.ir.numerics import element_bytes
+from tileir.ir.rule_table import rule_table
+from tileir.ir.signatures import SIGNATURES
+from tileir.types import (
+    Format,
+    GatherScatterViewType,
+    PartitionViewType,
+    StridedViewType,
+    TensorViewType,
+    TileType,
+    TokenType,
+    Type,
+)
 
-__all__ = ["OpCodec", "OP_CODECS", "TERMINATORS", "ENUM_VALUE_SINCE", "MAX_OPCODE", "VALUE_TYPES",
-           "PREDICATES", "codec_by_opcode", "is_default", "dense_fault"]
+__all__ = [
+    "OpCodec",
+    "OP_CODECS",
+    "TERMINATORS",
+    "ENUM_VALUE_SINCE",
+    "MAX_OPCODE",
+    "VALUE_TYPES",
+    "PREDICATES",
+    "codec_by_opcode",
+    "is_default",
+    "dense_fault",
+]
 
 V1, V2, V3, V4 = (13, 1), (13, 2), (13, 3), (13, 4)
 
@@ -52,23 +71,54 @@ V1, V2, V3, V4 = (13, 1), (13, 2), (13, 3), (13, 4)
 # ---------------------------------------------------------------- facts beyond the signatures
 
 # Results written without a count (the rest of the ops with no variadic group: 1).
-_FIXED_RESULTS = {"assert": 0, "load_ptr_tko": 2, "atomic_rmw_tko": 2, "atomic_cas_tko": 2,
-                  "get_tile_block_id": 3, "get_num_tile_blocks": 3}
+_FIXED_RESULTS = {
+    "assert": 0,
+    "load_ptr_tko": 2,
+    "atomic_rmw_tko": 2,
+    "atomic_cas_tko": 2,
+    "get_tile_block_id": 3,
+    "get_num_tile_blocks": 3,
+}
 # Ops whose results are variadic (any number, counted).
-_VARIADIC_RESULTS = {"get_tensor_shape", "get_index_space_shape", "for", "loop", "if",
-                     "reduce", "scan"}
+_VARIADIC_RESULTS = {
+    "get_tensor_shape",
+    "get_index_space_shape",
+    "for",
+    "loop",
+    "if",
+    "reduce",
+    "scan",
+}
 # Counted results of the other counted ops.
-_COUNTED_RESULTS = {"make_tensor_view": 1, "load_view_tko": 2, "store_view_tko": 1,
-                    "atomic_red_view_tko": 1, "extract": 1, "insert": 1, "join_tokens": 1,
-                    "print_tko": 1, "continue": 0, "break": 0, "yield": 0, "return": 0}
+_COUNTED_RESULTS = {
+    "make_tensor_view": 1,
+    "load_view_tko": 2,
+    "store_view_tko": 1,
+    "atomic_red_view_tko": 1,
+    "extract": 1,
+    "insert": 1,
+    "join_tokens": 1,
+    "print_tko": 1,
+    "continue": 0,
+    "break": 0,
+    "yield": 0,
+    "return": 0,
+}
 # Attributes with no default that may still be absent (flagged).
-_OPTIONAL_ATTRS = {name: {"memory_scope"} for name in
-                   ("load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko")}
+_OPTIONAL_ATTRS = {
+    name: {"memory_scope"}
+    for name in ("load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko")
+}
 # Attributes, operand groups and results added after their op (name -> version).
 _ATTR_SINCE = {
-    "negi": {"overflow": V2}, "tanh": {"rounding": V2}, "exp": {"rounding": V3},
-    "for": {"unsigned_cmp": V2}, "mmaf": {"fast_acc": V3}, "ftoi": {"saturating": V4},
-    "load_view_tko": {"inbounds": V4}, "store_view_tko": {"inbounds": V4},
+    "negi": {"overflow": V2},
+    "tanh": {"rounding": V2},
+    "exp": {"rounding": V3},
+    "for": {"unsigned_cmp": V2},
+    "mmaf": {"fast_acc": V3},
+    "ftoi": {"saturating": V4},
+    "load_view_tko": {"inbounds": V4},
+    "store_view_tko": {"inbounds": V4},
 }
 _OPERAND_SINCE = {"print_tko": {"token": V2}}
 # the op's last result (print_tko's token) exists from this version on
@@ -143,21 +193,28 @@ def _codec(name: str) -> OpCodec:
         flags_since = info.since
 
     return OpCodec(
-        name=name, opcode=info.opcode, since=info.since,
+        name=name,
+        opcode=info.opcode,
+        since=info.since,
         fixed_results=None if counted else _FIXED_RESULTS.get(name, 1),
-        counted_results=None if not counted or name in _VARIADIC_RESULTS
+        counted_results=None
+        if not counted or name in _VARIADIC_RESULTS
         else _COUNTED_RESULTS[name],
         last_result_since=_RESULT_SINCE.get(name),
-        flags=flags, flags_since=flags_since, attrs=tuple(attr_rows),
+        flags=flags,
+        flags_since=flags_since,
+        attrs=tuple(attr_rows),
         groups=tuple(sig.operands),
         operand_layout="grouped" if grouped else "counted" if variable else "plain",
-        operand_since=tuple(operand_since.items()), regions=sig.regions,
+        operand_since=tuple(operand_since.items()),
+        regions=sig.regions,
         bool_array_group=_BOOL_ARRAY_GROUP.get(name),
     )
 
 
 #: Every body op's layout, by mnemonic.
-OP_CODECS: dict[str, OpCodec] = {name: _codec(name) for name in BODY_OPS}
+#: op name -> its layout in the bytecode, for the writer and the reader alike
+OP_CODECS = rule_table("OP_CODECS", ((name, _codec(name)) for name in BODY_OPS))
 
 _BY_OPCODE = {c.opcode: c for c in OP_CODECS.values()}
 
@@ -169,13 +226,19 @@ def codec_by_opcode(opcode: int) -> Optional[OpCodec]:
 
 MAX_OPCODE = {(13, 1): 0x6D, (13, 2): 0x6E, (13, 3): 0x75, (13, 4): 0x7A}
 #: The types an SSA value may have.
-VALUE_TYPES = (TileType, TensorViewType, PartitionViewType, StridedViewType,
-               GatherScatterViewType, TokenType)
+VALUE_TYPES = (
+    TileType,
+    TensorViewType,
+    PartitionViewType,
+    StridedViewType,
+    GatherScatterViewType,
+    TokenType,
+)
 #: The classes an assume predicate may be (by name).
 PREDICATES = ("DivBy", "SameElements", "Bounded")
 
 
-def is_default(kind: str, value, default) -> bool:
+def is_default(kind: str, value: Any, default: Any) -> bool:
     """True when an attribute value may be left out of ``Op.attrs`` (canonical form)."""
     if kind == "bool[]":
         return not any(value)
@@ -184,7 +247,7 @@ def is_default(kind: str, value, default) -> bool:
     return value == default
 
 
-def dense_fault(t, data: bytes) -> Optional[str]:
+def dense_fault(t: Optional[Type], data: bytes) -> Optional[str]:
     """Why ``data`` is not a valid dense constant of tile type ``t`` (None when it is)."""
     if not isinstance(t, TileType) or not isinstance(t.element, Format):
         return f"a dense constant needs a tile of numbers, not {t}"

@@ -10,17 +10,24 @@ next index rolls back), so sibling regions reuse indices.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from tileir.dialect import ENUMS, VERSIONS, version_text
-from tileir.errors import EncodeError
-from tileir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, Scalar, Value, attrs_dict
-from tileir.signatures import operand_groups
 from tileir.encode.attrcodec import write_hints, write_tagged
-from tileir.encode.optable import (OP_CODECS, PREDICATES, TERMINATORS, VALUE_TYPES, OpCodec,
-                                   dense_fault, is_default)
+from tileir.encode.optable import (
+    OP_CODECS,
+    PREDICATES,
+    TERMINATORS,
+    VALUE_TYPES,
+    OpCodec,
+    dense_fault,
+    is_default,
+)
 from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
+from tileir.errors import EncodeError
+from tileir.ir.dialect import ENUMS, VERSIONS, version_text
+from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value, attrs_dict
+from tileir.ir.signatures import operand_groups
 
 __all__ = ["WriteScope", "write_ops", "check_block"]
 
@@ -41,27 +48,45 @@ def _default_bytes(kind: str, default) -> Optional[bytes]:
 class _Plan:
     """What ``_write_op`` needs of one codec, worked out once from the constant OP_CODECS."""
 
-    __slots__ = ("codec", "attr_names", "attrs", "want_results", "kinds", "ones", "n_fixed",
-                 "n_variable", "flag_groups", "group_since", "bool_array_at",
-                 "opcode", "lean", "by_version", "star", "good_segments")
+    __slots__ = (
+        "codec",
+        "attr_names",
+        "attrs",
+        "want_results",
+        "kinds",
+        "ones",
+        "n_fixed",
+        "n_variable",
+        "flag_groups",
+        "group_since",
+        "bool_array_at",
+        "opcode",
+        "lean",
+        "by_version",
+        "star",
+        "good_segments",
+    )
 
     def __init__(self, codec: OpCodec) -> None:
         self.codec = codec
         self.attr_names = frozenset(a[0] for a in codec.attrs)
         # (name, kind, default, optional, since, bytes of the default or None)
         self.attrs = tuple((*a, _default_bytes(a[1], a[2])) for a in codec.attrs)
-        self.want_results = (codec.fixed_results if codec.fixed_results is not None
-                             else codec.counted_results)
+        self.want_results = (
+            codec.fixed_results if codec.fixed_results is not None else codec.counted_results
+        )
         self.kinds = tuple(kind for _, kind in codec.groups)
         self.ones = (1,) * len(self.kinds)
         self.n_variable = sum(1 for k in self.kinds if k != "1")
         self.n_fixed = len(self.kinds) - self.n_variable
-        position = {name: i for i, (name, _) in enumerate(codec.groups)}
+        # (looked up with the codec's optional group names too: None finds nothing)
+        position: dict[Optional[str], int] = {name: i for i, (name, _) in enumerate(codec.groups)}
         # per flag: the position of the operand group it marks, or None (an attribute)
         self.flag_groups = tuple(position.get(flag) for flag in codec.flags)
         # (position, version) of the operand groups newer than their op
-        self.group_since = tuple(sorted((position[g], since) for g, since in codec.operand_since
-                                        if since > codec.since))
+        self.group_since = tuple(
+            sorted((position[g], since) for g, since in codec.operand_since if since > codec.since)
+        )
         # the group whose values a bool[] attribute has one entry each for
         self.bool_array_at = position.get(codec.bool_array_group)
         s = Sink()
@@ -70,10 +95,14 @@ class _Plan:
         # "lean" ops skip most checks of _write_op: no regions, operands in one run of groups
         # (at most one of them variable), no flags or attributes that depend on the operands,
         # nothing in them newer than the op
-        self.lean = (not codec.regions and codec.last_result_since is None
-                     and codec.operand_layout != "grouped" and not codec.operand_since
-                     and all(g is None for g in self.flag_groups)
-                     and all(a[1] != "bool[]" for a in codec.attrs))
+        self.lean = (
+            not codec.regions
+            and codec.last_result_since is None
+            and codec.operand_layout != "grouped"
+            and not codec.operand_since
+            and all(g is None for g in self.flag_groups)
+            and all(a[1] != "bool[]" for a in codec.attrs)
+        )
         self.by_version = {v: self.facts(v) for v in VERSIONS}
         self.star = "*" in self.kinds  # the variable group (if any) takes any number
         # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
@@ -84,9 +113,11 @@ class _Plan:
         """At version ``v``: (the op is lean and exists, the flags varint is written, the
         attribute bytes of an op that sets none or None)."""
         codec = self.codec
-        return (self.lean and codec.since <= v,
-                codec.flags_since is not None and v >= codec.flags_since,
-                self._defaults_blob(v))
+        return (
+            self.lean and codec.since <= v,
+            codec.flags_since is not None and v >= codec.flags_since,
+            self._defaults_blob(v),
+        )
 
     def _defaults_blob(self, v: tuple[int, int]) -> Optional[bytes]:
         # the attribute bytes of an op that sets none, when they depend on nothing but the
@@ -136,13 +167,18 @@ class WriteScope:
         self.locs: list[Optional[Loc]] = []
 
     def fail(self, message: str, op: Optional[Op] = None) -> EncodeError:
-        return EncodeError(message, kernel=self.function, op=op.name if op else None,
-                           where=str(op.loc) if op is not None and op.loc else None)
+        return EncodeError(
+            message,
+            kernel=self.function,
+            op=op.name if op else None,
+            where=str(op.loc) if op is not None and op.loc else None,
+        )
 
     def define(self, value: Value, op: Optional[Op] = None) -> int:
         if not isinstance(value.type, VALUE_TYPES):
-            raise self.fail(f"value %{value.id} has type {value.type!r}; values are tiles, views "
-                            "or tokens", op)
+            raise self.fail(
+                f"value %{value.id} has type {value.type!r}; values are tiles, views or tokens", op
+            )
         if value.id in self.index:
             raise self.fail(f"value %{value.id} is defined twice in one scope", op)
         self.index[value.id] = (self.next, value)
@@ -152,22 +188,27 @@ class WriteScope:
     def ref(self, value: Value, op: Op) -> int:
         found = self.index.get(value.id)
         if found is None:
-            raise self.fail(f"operand %{value.id} is not defined before its use in this scope "
-                            f"(bytecode {version_text(self.version)})", op)
+            raise self.fail(
+                f"operand %{value.id} is not defined before its use in this scope "
+                f"(bytecode {version_text(self.version)})",
+                op,
+            )
         if found[1] != value:
-            raise self.fail(f"operand %{value.id} has type {value.type} but was defined as "
-                            f"{found[1].type}", op)
+            raise self.fail(
+                f"operand %{value.id} has type {value.type} but was defined as {found[1].type}", op
+            )
         return found[0]
 
 
-def write_ops(s: Sink, ops, scope: WriteScope) -> None:
+def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
     """Write ``ops`` back to back; a fault names the innermost op it is about."""
     for op in ops:
         try:
             _write_op(s, op, scope)
         except EncodeError as e:
-            raise e.with_context(kernel=scope.function, op=op.name,
-                                 where=str(op.loc) if op.loc else None) from None
+            raise e.with_context(
+                kernel=scope.function, op=op.name, where=str(op.loc) if op.loc else None
+            ) from None
 
 
 def _write_block(s: Sink, block: Block, scope: WriteScope, op: Op) -> None:
@@ -187,14 +228,16 @@ def _write_block(s: Sink, block: Block, scope: WriteScope, op: Op) -> None:
     scope.next = mark
 
 
-def check_block(block: Block, scope: WriteScope, op: Optional[Op],
-                final: Optional[str] = None) -> None:
+def check_block(
+    block: Block, scope: WriteScope, op: Optional[Op], final: Optional[str] = None
+) -> None:
     """A block ends in a terminator (``final`` when given) and holds no other one."""
     names = [o.name for o in block.ops]
     if not names or names[-1] not in TERMINATORS or (final and names[-1] != final):
         want = f"`{final}`" if final else "a terminator (" + ", ".join(sorted(TERMINATORS)) + ")"
-        raise scope.fail(f"a block must end in {want}; this one ends in "
-                         f"{names[-1] if names else 'nothing'}", op)
+        raise scope.fail(
+            f"a block must end in {want}; this one ends in {names[-1] if names else 'nothing'}", op
+        )
     inner = [n for n in names[:-1] if n in TERMINATORS]
     if inner:
         raise scope.fail(f"terminator `{inner[0]}` in the middle of a block", op)
@@ -206,14 +249,21 @@ def _groups(op: Op, codec: OpCodec, scope: WriteScope) -> dict[str, tuple]:
     except ValueError as e:
         raise scope.fail(str(e), op) from None
     sizes = [len(groups.get(name, ())) for name, _ in codec.groups]
-    if sum(sizes) != len(op.operands) or (op.segments is not None
-                                          and len(op.segments) != len(codec.groups)):
-        raise scope.fail(f"segments {op.segments} do not split the {len(op.operands)} operands "
-                         f"into the groups {[g for g, _ in codec.groups]}", op)
+    if sum(sizes) != len(op.operands) or (
+        op.segments is not None and len(op.segments) != len(codec.groups)
+    ):
+        raise scope.fail(
+            f"segments {op.segments} do not split the {len(op.operands)} operands "
+            f"into the groups {[g for g, _ in codec.groups]}",
+            op,
+        )
     for (name, kind), n in zip(codec.groups, sizes):
         if (kind == "1" and n != 1) or (kind == "?" and n > 1):
-            raise scope.fail(f"operand group `{name}` takes {'one' if kind == '1' else 'at most one'}"
-                             f" value, not {n}", op)
+            raise scope.fail(
+                f"operand group `{name}` takes {'one' if kind == '1' else 'at most one'}"
+                f" value, not {n}",
+                op,
+            )
     return groups
 
 
@@ -227,42 +277,50 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     codec = plan.codec
     v, pools = scope.version, scope.pools
     operands, results = op.operands, op.results
-    attrs = op.attrs
+    op_attrs = op.attrs
     # the attributes as a read-only dict (a PMap lookup costs a few Python calls), or None
-    attrs = None if attrs is EMPTY_ATTRS else attrs_dict(attrs) or None
+    attrs = None if op_attrs is EMPTY_ATTRS else attrs_dict(op_attrs) or None
     want = plan.want_results
-    sizes = chunks = None  # operands per group (and the groups' operands), where needed
+    # operands per group (and the groups' operands), where needed (a lean op reads neither)
+    sizes: Sequence[int] = ()
+    chunks: Optional[list[Sequence[Value]]] = None
     lean, flags_on, blob = plan.by_version.get(v) or plan.facts(v)
     if lean:
         # a lean op passes every check below unless one of these fails (then the checks
         # below name the fault)
         rest = len(operands) - plan.n_fixed
-        lean = (op.segments is None and not op.regions
-                and ((rest >= 0 and (plan.star or rest <= 1)) if plan.n_variable
-                     else rest == 0)
-                and (want is None or len(results) == want)
-                and (attrs is None or plan.attr_names.issuperset(attrs)))
+        lean = (
+            op.segments is None
+            and not op.regions
+            and ((rest >= 0 and (plan.star or rest <= 1)) if plan.n_variable else rest == 0)
+            and (want is None or len(results) == want)
+            and (attrs is None or plan.attr_names.issuperset(attrs))
+        )
     written = results
     if not lean:
         if codec.since > v:
-            raise scope.fail(f"needs bytecode {version_text(codec.since)}, the file is "
-                             f"{version_text(v)}", op)
+            raise scope.fail(
+                f"needs bytecode {version_text(codec.since)}, the file is {version_text(v)}", op
+            )
         if codec.last_result_since is not None and v < codec.last_result_since:
             written = results[:-1]
         if want is not None and len(results) != want:
             raise scope.fail(f"has {len(results)} results, the dialect gives it {want}", op)
         if len(op.regions) != codec.regions:
-            raise scope.fail(f"has {len(op.regions)} regions, the dialect gives it "
-                             f"{codec.regions}", op)
+            raise scope.fail(
+                f"has {len(op.regions)} regions, the dialect gives it {codec.regions}", op
+            )
         if attrs:
             unknown = attrs.keys() - plan.attr_names
             if unknown:
                 raise scope.fail(f"has no attribute {sorted(unknown)[0]!r}", op)
-        sizes = plan.sizes(op)
-        if sizes is None:  # _groups names the fault, or splits the operands its own way
+        split = plan.sizes(op)
+        if split is None:  # _groups names the fault, or splits the operands its own way
             groups = _groups(op, codec, scope)
             chunks = [groups[g] for g, _ in codec.groups]
             sizes = [len(c) for c in chunks]
+        else:
+            sizes = split
     scope.locs.append(op.loc)
 
     # one-byte varints are appended in place (the common case); s.varint writes the rest
@@ -293,13 +351,14 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
 
     for group, since in plan.group_since:
         if sizes[group] and since > v:
-            raise scope.fail(f"operand {codec.groups[group][0]} needs bytecode "
-                             f"{version_text(since)}", op)
+            raise scope.fail(
+                f"operand {codec.groups[group][0]} needs bytecode {version_text(since)}", op
+            )
     if codec.operand_layout == "grouped":  # group by group, a count before each variadic one
         if chunks is None:  # consecutive runs of the operands
             chunks, at = [], 0
             for n in sizes:
-                chunks.append(operands[at:at + n])
+                chunks.append(operands[at : at + n])
                 at += n
         for kind, chunk in zip(plan.kinds, chunks):
             if kind == "*":
@@ -324,7 +383,7 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
             scope.next += 1
 
 
-def _write_refs(s: Sink, values: tuple, scope: WriteScope, op: Op) -> None:
+def _write_refs(s: Sink, values: Sequence[Value], scope: WriteScope, op: Op) -> None:
     """The bytecode indices of operand ``values`` (``scope.ref`` names a fault)."""
     buf, index = s.buf, scope.index
     for val in values:
@@ -337,8 +396,14 @@ def _write_refs(s: Sink, values: tuple, scope: WriteScope, op: Op) -> None:
             s.varint(found[0])
 
 
-def _write_attrs(s: Sink, op: Op, scope: WriteScope, plan: _Plan, attrs: Optional[dict],
-                 sizes) -> None:
+def _write_attrs(
+    s: Sink,
+    op: Op,
+    scope: WriteScope,
+    plan: _Plan,
+    attrs: Optional[Mapping[str, Any]],
+    sizes: Sequence[int],
+) -> None:
     """The attributes, in declaration order (``attrs``: the op's, as a dict, or None)."""
     v = scope.version
     buf = s.buf
@@ -355,15 +420,18 @@ def _write_attrs(s: Sink, op: Op, scope: WriteScope, plan: _Plan, attrs: Optiona
             value = default
         if since > v:
             if not is_default(kind, value, default):
-                raise scope.fail(f"attribute {attr} = {value!r} needs bytecode "
-                                 f"{version_text(since)}", op)
+                raise scope.fail(
+                    f"attribute {attr} = {value!r} needs bytecode {version_text(since)}", op
+                )
             continue
         if kind == "unit" or (optional and value is None):
             continue
         if value is None:
             raise scope.fail(f"attribute {attr!r} is required", op)
         if kind == "bool[]" and not value:  # one False per value of its operand group
-            n = sizes[plan.bool_array_at]
+            at = plan.bool_array_at
+            assert at is not None  # a bool[] attribute has an operand group (see _Plan)
+            n = sizes[at]
             s.varint(n)
             buf += bytes(n)
             continue
@@ -383,15 +451,14 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
             s.varint(pools.string(str(value)))
         elif kind == "dense":
             result = op.results[0].type
-            if not isinstance(value, Dense) or (value.type is not result
-                                                and value.type != result):
+            if not isinstance(value, Dense) or (value.type is not result and value.type != result):
                 raise scope.fail(f"value {value!r} is not a dense constant of {result}", op)
             fault = dense_fault(value.type, value.data)
             if fault:
                 raise scope.fail(f"value: {fault}", op)
             s.varint(pools.constant(value.data))
         elif kind == "scalars":
-            if not all(isinstance(x, Scalar) for x in value):
+            if not all(isinstance(x, ScalarAttr) for x in value):
                 raise scope.fail(f"{name} must be Scalars, not {value!r}", op)
             s.varint(len(value))
             for x in value:
@@ -421,8 +488,9 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
         if e.op is not None:  # scope.fail above: it names the fault already
             raise
         # a field the wire refused (a value past its range): say which attribute holds it
-        raise scope.fail(f"attribute {name} = {value!r} cannot be written: {e.message}",
-                         op) from None
+        raise scope.fail(
+            f"attribute {name} = {value!r} cannot be written: {e.message}", op
+        ) from None
 
 
 def _write_plain_attr(s: Sink, kind: str, value) -> None:
@@ -443,7 +511,8 @@ def _write_plain_attr(s: Sink, kind: str, value) -> None:
 
 _PREDICATE_BYTES: dict = {}  # id(predicate) -> (predicate, its tagged bytes)
 # enum -> {spelling: index of its first occurrence} (what tuple.index answers)
-_ENUM_INDEX = {name: {v: i for i, v in reversed(list(enumerate(values)))}
-               for name, values in ENUMS.items()}
+_ENUM_INDEX = {
+    name: {v: i for i, v in reversed(list(enumerate(values)))} for name, values in ENUMS.items()
+}
 # op name -> its _Plan: derived once from the constant OP_CODECS
 _PLANS = {name: _Plan(codec) for name, codec in OP_CODECS.items()}

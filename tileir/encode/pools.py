@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import struct
 from itertools import accumulate
+from typing import Any
 
 from tileir.encode.typecodec import TypeReader, TypeTable
 from tileir.encode.wire import Sink, Source
@@ -131,11 +132,17 @@ def _slice(data: bytes, offsets: list[int], i: int) -> tuple[int, int]:
 class ReadPools:
     """The pools of a file being read, with checked lookups."""
 
-    def __init__(self, version, strings, types: TypeReader, constants) -> None:
+    def __init__(
+        self,
+        version: tuple[int, int],
+        strings: tuple[bytes, list[int], int],
+        types: TypeReader,
+        constants: tuple[bytes, list[int], int],
+    ) -> None:
         self.version = version
-        self._strings = strings          # (data, offsets, base)
+        self._strings = strings  # (data, offsets, base)
         self.types = types
-        self._constants = constants      # (data, offsets, base)
+        self._constants = constants  # (data, offsets, base)
 
     def string(self, src: Source, what: str = "string") -> str:
         at = src.offset
@@ -148,7 +155,9 @@ class ReadPools:
             src.fail(f"{what} {i} has a bad extent [{start}, {end})", at)
         return to_str(data[start:end])
 
-    def type(self, src: Source, want=None, what: str = "type"):
+    def type(
+        self, src: Source, want: type | tuple[type, ...] | None = None, what: str = "type"
+    ) -> Any:
         return self.types.read(src, want, what)
 
     def constant(self, src: Source) -> bytes:
@@ -157,8 +166,9 @@ class ReadPools:
         i = src.varint()
         data, offsets, base = self._constants
         if i >= len(offsets):
-            src.fail(f"constant index {i} out of range (the Constant table has {len(offsets)})",
-                     at)
+            src.fail(
+                f"constant index {i} out of range (the Constant table has {len(offsets)})", at
+            )
         start, end = _slice(data, offsets, i)
         if not 0 <= start <= end <= len(data):
             src.fail(f"constant {i} has a bad extent [{start}, {end})", at)

@@ -9,10 +9,8 @@ version lacks, block terminators, trailing bytes) are made here too.
 
 from __future__ import annotations
 
-from tileir.dialect import VERSIONS, version_text
-from tileir.errors import DecodeError, TileIRError
-from tileir.module import Block, Dense, Function, Global, Hints, Module, Value
-from tileir.types import FunctionType, TileType
+from typing import Optional
+
 from tileir.encode.attrcodec import read_tagged
 from tileir.encode.debuginfo import DebugReader
 from tileir.encode.opread import ReadScope, read_ops
@@ -20,6 +18,10 @@ from tileir.encode.optable import VALUE_TYPES, dense_fault
 from tileir.encode.pools import ReadPools, read_table
 from tileir.encode.typecodec import TypeReader
 from tileir.encode.wire import MAGIC, SECTION, SECTION_NAMES, Source
+from tileir.errors import DecodeError, TileIRError
+from tileir.ir.dialect import VERSIONS, version_text
+from tileir.ir.module import Block, Dense, Function, Global, Hints, Module, Value
+from tileir.types import FunctionType, TileType
 
 __all__ = ["decode"]
 
@@ -44,8 +46,9 @@ def decode(data: bytes) -> Module:
         raise DecodeError("regions nest too deeply to read (at byte offset unknown)") from None
     except (IndexError, ValueError, KeyError, TypeError, OverflowError, AttributeError) as e:
         # a fault our own checks missed: still a DecodeError, never a bare exception
-        raise DecodeError(f"malformed bytecode ({type(e).__name__}: {e}; at byte offset "
-                          "unknown)") from None
+        raise DecodeError(
+            f"malformed bytecode ({type(e).__name__}: {e}; at byte offset unknown)"
+        ) from None
 
 
 def _header(src: Source) -> tuple[int, int]:
@@ -90,8 +93,11 @@ def _sections(src: Source) -> dict[str, tuple[bytes, int]]:
         if need and (not aligned or alignment % need):
             src.fail(f"section {name} must be aligned to a multiple of {need} bytes", at)
         if length > src.remaining():
-            src.fail(f"section {name} of {length} bytes runs past the end "
-                     f"({src.remaining()} bytes left)", at)
+            src.fail(
+                f"section {name} of {length} bytes runs past the end "
+                f"({src.remaining()} bytes left)",
+                at,
+            )
         base = src.offset
         found[name] = (src.take(length), base)
 
@@ -111,9 +117,12 @@ def _decode(data: bytes) -> Module:
         if needed not in sections:
             src.fail(f"the {needed} section is missing")
     type_data, type_offsets, type_base = _table(sections, "type", 4)
-    pools = ReadPools(version, _table(sections, "string", 4),
-                      TypeReader(type_data, type_offsets, type_base, version),
-                      _table(sections, "constant", 8))
+    pools = ReadPools(
+        version,
+        _table(sections, "string", 4),
+        TypeReader(type_data, type_offsets, type_base, version),
+        _table(sections, "constant", 8),
+    )
     producer = None
     if "producer" in sections:
         p = Source(*sections["producer"], "Producer section")
@@ -121,7 +130,8 @@ def _decode(data: bytes) -> Module:
         if p.remaining():
             p.fail("stray bytes after the producer string")
     globals_ = _globals(*sections["global"], pools) if "global" in sections else ()
-    debug = DebugReader(*sections.get("debug", (None, 0)), pools)
+    debug_payload, debug_base = sections.get("debug", (None, 0))
+    debug = DebugReader(debug_payload, debug_base, pools)
     functions = _functions(*sections["func"], pools, debug)
     return Module(functions, globals_, producer)
 
@@ -161,18 +171,22 @@ def _functions(payload: bytes, base: int, pools: ReadPools, debug: DebugReader) 
         if not name:
             src.fail("a function without a name", at)
         if not flags & 0x02 or flags & ~0x07:
-            src.fail(f"function {name}: flags {flags:#x} do not mark an entry (non-entry "
-                     "functions are not supported)", at)
+            src.fail(
+                f"function {name}: flags {flags:#x} do not mark an entry (non-entry "
+                "functions are not supported)",
+                at,
+            )
         if sig.results or not all(isinstance(t, VALUE_TYPES) for t in sig.inputs):
             src.fail(f"function {name}: signature {sig} is not an entry's", at)
         loc_at = src.offset
         loc_index = src.varint()
-        hints = None
+        hints: Optional[Hints] = None
         if flags & 0x04:
             h_at = src.offset
-            hints = read_tagged(src, pools)
-            if not isinstance(hints, Hints):
-                src.fail(f"function {name}: optimization hints are {hints!r}", h_at)
+            tagged = read_tagged(src, pools)
+            if not isinstance(tagged, Hints):
+                src.fail(f"function {name}: optimization hints are {tagged!r}", h_at)
+            hints = tagged
         length = src.varint()
         if length > src.remaining():
             src.fail(f"function {name}: body of {length} bytes runs past the section", at)

@@ -14,21 +14,50 @@ is) so a table's order is free, and it refuses cycles and dangling indices.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, TypeVar, overload
 
-from tileir.dialect import version_text
-from tileir.errors import EncodeError
-from tileir.types import (FORMATS, PADDING_VALUES, PTR_ATTRS, TOKEN, Format, FunctionType,
-                          GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
-                          TensorViewType, TileType, TokenType)
 from tileir.encode.wire import Sink, Source
+from tileir.errors import EncodeError
+from tileir.ir.dialect import version_text
+from tileir.types import (
+    FORMATS,
+    PADDING_VALUES,
+    PTR_ATTRS,
+    TOKEN,
+    Format,
+    FunctionType,
+    GatherScatterViewType,
+    PartitionViewType,
+    PointerType,
+    StridedViewType,
+    TensorViewType,
+    TileType,
+    TokenType,
+    Type,
+)
 
 __all__ = ["TypeTable", "TypeReader", "FORMAT_TAG", "type_since"]
 
+_T = TypeVar("_T")
+_U = TypeVar("_U")
+
 #: element format name -> type tag
 FORMAT_TAG: dict[str, int] = {
-    "i1": 0, "i8": 1, "i16": 2, "i32": 3, "i64": 4, "f16": 5, "bf16": 6, "f32": 7, "tf32": 8,
-    "f64": 9, "f8E4M3FN": 10, "f8E5M2": 11, "f8E8M0FNU": 18, "f4E2M1FN": 19, "i4": 22,
+    "i1": 0,
+    "i8": 1,
+    "i16": 2,
+    "i32": 3,
+    "i64": 4,
+    "f16": 5,
+    "bf16": 6,
+    "f32": 7,
+    "tf32": 8,
+    "f64": 9,
+    "f8E4M3FN": 10,
+    "f8E5M2": 11,
+    "f8E8M0FNU": 18,
+    "f4E2M1FN": 19,
+    "i4": 22,
     "fnv8E5M3FNU": 130,
 }
 _FORMAT_BY_TAG = {tag: f for f in FORMATS for name, tag in FORMAT_TAG.items() if f.name == name}
@@ -39,7 +68,7 @@ _DYNAMIC = -(1 << 63)
 _V2, _V3, _V4 = (13, 2), (13, 3), (13, 4)
 
 
-def type_since(t) -> tuple[int, int]:
+def type_since(t: Type) -> tuple[int, int]:
     """The first bytecode version that can hold type ``t`` itself (not its parts)."""
     if isinstance(t, Format):
         return t.since
@@ -70,7 +99,7 @@ class TypeTable:
         self._ids: dict[bytes, int] = {}
         self._memo: dict[object, int] = {}
 
-    def index(self, t) -> int:
+    def index(self, t: Type) -> int:
         found = self._memo.get(t)
         if found is not None:
             return found
@@ -87,8 +116,10 @@ class TypeTable:
                 _TILE_ENTRIES[(element, shape)] = key
         else:
             if type_since(t) > self.version:
-                raise EncodeError(f"type {t} needs bytecode {version_text(type_since(t))}, "
-                                  f"the file is {version_text(self.version)}")
+                raise EncodeError(
+                    f"type {t} needs bytecode {version_text(type_since(t))}, "
+                    f"the file is {version_text(self.version)}"
+                )
             s = Sink()
             self._payload(t, s)
             key = bytes(s.buf)
@@ -176,30 +207,49 @@ class TypeTable:
 class TypeReader:
     """Decodes entries of a Type section lazily; ``get(i)`` is entry ``i`` as our type."""
 
-    def __init__(self, data: bytes, offsets: list[int], base: int, version) -> None:
+    def __init__(
+        self, data: bytes, offsets: list[int], base: int, version: tuple[int, int]
+    ) -> None:
         self.data = data
         self.offsets = offsets
         self.base = base
         self.version = version
-        self._cache: dict[int, object] = {}
+        self._cache: dict[int, Type] = {}
         self._busy: set[int] = set()
 
     def __len__(self) -> int:
         return len(self.offsets)
 
-    def read(self, src: Source, want: Callable | tuple | None = None, what: str = "type"):
+    @overload
+    def read(self, src: Source, want: type[_T], what: str = "type") -> _T: ...
+
+    @overload
+    def read(
+        self, src: Source, want: tuple[type[_T], type[_U]], what: str = "type"
+    ) -> _T | _U: ...
+
+    @overload
+    def read(self, src: Source, want: None = None, what: str = "type") -> Type: ...
+
+    @overload
+    def read(
+        self, src: Source, want: type | tuple[type, ...] | None = None, what: str = "type"
+    ) -> Any: ...
+
+    def read(
+        self, src: Source, want: type | tuple[type, ...] | None = None, what: str = "type"
+    ) -> Any:
         """Read a type index from ``src``; check the type is one of ``want`` (classes)."""
         at = src.offset
         i = src.varint()
         if i >= len(self.offsets):
-            src.fail(f"{what} index {i} out of range (the Type table has {len(self.offsets)})",
-                     at)
+            src.fail(f"{what} index {i} out of range (the Type table has {len(self.offsets)})", at)
         t = self.get(i, src, at)
         if want is not None and not isinstance(t, want):
             src.fail(f"{what} index {i} is {t}, not a {_names(want)}", at)
         return t
 
-    def get(self, i: int, src: Source, at: int):
+    def get(self, i: int, src: Source, at: int) -> Type:
         if i in self._cache:
             return self._cache[i]
         if i in self._busy:
@@ -246,11 +296,14 @@ class TypeReader:
         at = r.offset
         code = r.varint()
         if code >= len(PTR_ATTRS):
-            r.fail(f"ptr_attr value {code} is not one of the {len(PTR_ATTRS)} 13.4 defines "
-                   f"({', '.join(PTR_ATTRS)})", at)
+            r.fail(
+                f"ptr_attr value {code} is not one of the {len(PTR_ATTRS)} 13.4 defines "
+                f"({', '.join(PTR_ATTRS)})",
+                at,
+            )
         return PTR_ATTRS[code]
 
-    def _decode(self, r: Source):
+    def _decode(self, r: Source) -> Type:
         at = r.offset
         tag = r.varint()
         if tag in _FORMAT_BY_TAG:
@@ -281,8 +334,8 @@ class TypeReader:
             tile_shape = r.ints(4)
             tv = self.read(r, TensorViewType, "tensor_view type")
             dim_map = r.ints(4)
-            present = flags if unified else r.varint()
-            return PartitionViewType(tile_shape, tv, dim_map, self._padding(r, present))
+            padded = flags if unified else r.varint()
+            return PartitionViewType(tile_shape, tv, dim_map, self._padding(r, padded))
         if tag == _GSVIEW:
             self._since(r, _V3, "gather_scatter_view", at)
             flags = r.varint()
@@ -306,8 +359,11 @@ class TypeReader:
 
     def _since(self, r: Source, since, what: str, at: int) -> None:
         if since > self.version:
-            r.fail(f"type {what} needs bytecode {version_text(since)}, the file is "
-                   f"{version_text(self.version)}", at)
+            r.fail(
+                f"type {what} needs bytecode {version_text(since)}, the file is "
+                f"{version_text(self.version)}",
+                at,
+            )
 
 
 def _names(want) -> str:

@@ -6,7 +6,7 @@ first version (the op tables in ``dialect`` and ``optable``, the formats'
 picks; asking for a lower one raises an EncodeError that names the first
 thing missing.
 
->>> from tileir.module import Function, Block, Module, Op, Value
+>>> from tileir.ir.module import Function, Block, Module, Op, Value
 >>> from tileir.types import TileType, F32
 >>> x = Value(0, TileType((), F32))
 >>> body = Block((), (Op("atan2", (x, x), (Value(1, x.type),)), Op("return")))
@@ -23,14 +23,21 @@ from typing import Iterator, Optional
 
 import attrs
 
-from tileir.dialect import version_text
-from tileir.errors import EncodeError
-from tileir.module import Block, Function, Module, Op, Scalar
-from tileir.signatures import operand_groups
-from tileir.types import (FORMATS, GatherScatterViewType, PartitionViewType, PointerType,
-                          StridedViewType, TensorViewType, TileType)
 from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, is_default
 from tileir.encode.typecodec import type_since
+from tileir.errors import EncodeError
+from tileir.ir.dialect import version_text
+from tileir.ir.module import Block, Function, Module, Op, ScalarAttr
+from tileir.ir.signatures import operand_groups
+from tileir.types import (
+    FORMATS,
+    GatherScatterViewType,
+    PartitionViewType,
+    PointerType,
+    StridedViewType,
+    TensorViewType,
+    TileType,
+)
 
 __all__ = ["Need", "needs", "version_needs", "required_version", "check_version"]
 
@@ -72,8 +79,7 @@ def _new_parts(t) -> tuple:
     """``(part, since)`` of each part of type ``t`` newer than 13.1 (memoized per type)."""
     found = _NEW_PARTS.get(t)
     if found is None:
-        found = tuple((part, since) for part in _type_parts(t)
-                      if (since := type_since(part)) > V1)
+        found = tuple((part, since) for part in _type_parts(t) if (since := type_since(part)) > V1)
         if len(_NEW_PARTS) >= 4096:  # stays bounded in a long process
             _NEW_PARTS.clear()
         _NEW_PARTS[t] = found
@@ -91,7 +97,7 @@ def _type_needs(t, context: str, **where) -> Iterator[Need]:
 
 
 def _used_ids(block: Block) -> set[int]:
-    used = set()
+    used: set[int] = set()
     for op in block.ops:
         used.update(v.id for v in op.operands)
         for region in op.regions:
@@ -112,11 +118,14 @@ def _op_needs(op: Op, fn: Function, used: set[int]) -> Iterator[Need]:
         if since > codec.since and not is_default(kind, value, default):
             yield Need(f"attribute {name} = {value!r} of `{op.name}`", since, **where)
         if isinstance(value, str) and (kind[5:], value) in ENUM_VALUE_SINCE:
-            yield Need(f"{kind[5:]} value {value} of `{op.name}`",
-                       ENUM_VALUE_SINCE[(kind[5:], value)], **where)
+            yield Need(
+                f"{kind[5:]} value {value} of `{op.name}`",
+                ENUM_VALUE_SINCE[(kind[5:], value)],
+                **where,
+            )
         if kind == "scalars" and isinstance(value, tuple):
             for x in value:
-                if isinstance(x, Scalar):
+                if isinstance(x, ScalarAttr):
                     yield from _type_needs(x.format, f"{name} of `{op.name}`", **where)
     if codec.operand_since:
         try:
@@ -127,14 +136,16 @@ def _op_needs(op: Op, fn: Function, used: set[int]) -> Iterator[Need]:
             if groups.get(name):
                 yield Need(f"operand {name} of `{op.name}`", since, **where)
     if codec.last_result_since is not None and op.results and op.results[-1].id in used:
-        yield Need(f"result %{op.results[-1].id} of `{op.name}` (used later)",
-                   codec.last_result_since, **where)
+        yield Need(
+            f"result %{op.results[-1].id} of `{op.name}` (used later)",
+            codec.last_result_since,
+            **where,
+        )
     for r in op.results:
         yield from _type_needs(r.type, f"result %{r.id} of `{op.name}`", **where)
     for block in op.regions:
         for arg in block.args:
-            yield from _type_needs(arg.type, f"block argument %{arg.id} of `{op.name}`",
-                                   **where)
+            yield from _type_needs(arg.type, f"block argument %{arg.id} of `{op.name}`", **where)
         for inner in block.ops:
             yield from _op_needs(inner, fn, used)
 
@@ -174,11 +185,17 @@ def _latest_need() -> tuple[int, int]:
     (``type_since`` answers a format's ``since``, 13.3 for the newer views, 13.4 for a
     ptr_attr, or 13.1)."""
     codecs = OP_CODECS.values()
-    return max([V3, *(f.since for f in FORMATS), *(c.since for c in codecs),
-                *(a[4] for c in codecs for a in c.attrs),
-                *(since for c in codecs for _, since in c.operand_since),
-                *(c.last_result_since for c in codecs if c.last_result_since is not None),
-                *ENUM_VALUE_SINCE.values()])
+    return max(
+        [
+            V3,
+            *(f.since for f in FORMATS),
+            *(c.since for c in codecs),
+            *(a[4] for c in codecs for a in c.attrs),
+            *(since for c in codecs for _, since in c.operand_since),
+            *(c.last_result_since for c in codecs if c.last_result_since is not None),
+            *ENUM_VALUE_SINCE.values(),
+        ]
+    )
 
 
 #: Every Need's version is at most this: a file of this version (13.4) holds any module, so
@@ -199,4 +216,7 @@ def check_version(module: Module, version: tuple[int, int]) -> None:
         f"{first.what} needs bytecode {version_text(first.version)} or later, but "
         f"{version_text(version)} was asked for{more}; the module needs "
         f"{version_text(max(n.version for n in missing))}",
-        kernel=first.kernel, op=first.op, where=first.where)
+        kernel=first.kernel,
+        op=first.op,
+        where=first.where,
+    )

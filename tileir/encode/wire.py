@@ -15,20 +15,40 @@ fault, never an ``IndexError`` or ``struct.error``.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import NoReturn, Sequence
 
 from tileir.errors import DecodeError, EncodeError
 
-__all__ = ["MAGIC", "PAD", "SECTION", "SECTION_NAMES", "Sink", "Source", "zigzag", "unzigzag",
-           "as_int64", "INT64_MIN", "INT64_MAX", "U64_MAX"]
+__all__ = [
+    "MAGIC",
+    "PAD",
+    "SECTION",
+    "SECTION_NAMES",
+    "Sink",
+    "Source",
+    "zigzag",
+    "unzigzag",
+    "as_int64",
+    "INT64_MIN",
+    "INT64_MAX",
+    "U64_MAX",
+]
 
 MAGIC = b"\x7fTileIR\x00"
 #: The byte that fills alignment padding.
 PAD = 0xCB
 
 #: Section ids (low 7 bits of a section's first byte; bit 7 says an alignment follows).
-SECTION = {"end": 0, "string": 1, "func": 2, "debug": 3, "constant": 4, "type": 5,
-           "global": 6, "producer": 7}
+SECTION = {
+    "end": 0,
+    "string": 1,
+    "func": 2,
+    "debug": 3,
+    "constant": 4,
+    "type": 5,
+    "global": 6,
+    "producer": 7,
+}
 SECTION_NAMES = {v: k for k, v in SECTION.items()}
 
 _U64 = (1 << 64) - 1
@@ -112,10 +132,9 @@ class Sink:
         try:
             self.buf += int(value).to_bytes(width, "little")
         except OverflowError:
-            raise _out_of_range(f"{width}-byte {what}", value, 0, (1 << (8 * width)) - 1) \
-                from None
+            raise _out_of_range(f"{width}-byte {what}", value, 0, (1 << (8 * width)) - 1) from None
 
-    def ints(self, values, width: int, what: str = "signed word") -> None:
+    def ints(self, values: Sequence[int], width: int, what: str = "signed word") -> None:
         """A count, then each value as a signed little-endian word of ``width`` bytes."""
         buf = self.buf
         if len(values) < 0x80:
@@ -158,7 +177,7 @@ class Source:
     def take(self, n: int) -> bytes:
         if n < 0 or n > self.remaining():
             self.fail(f"truncated: wanted {n} bytes, {self.remaining()} left")
-        out = self.data[self.pos:self.pos + n]
+        out = self.data[self.pos : self.pos + n]
         self.pos += n
         return out
 

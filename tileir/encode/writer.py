@@ -1,6 +1,6 @@
 """``encode``: a Module as Tile IR bytecode of one version (13.1 ... 13.4).
 
-The file is the 12-byte header, then sections (TILEIR_FACTS.md section 3):
+The file is the 12-byte header, then sections (docs/bytecode.md §3):
 Func (the entry functions and their bodies), Global, Constant, Debug, Type,
 Producer and String, then the end byte.  Bodies are written first because
 they fill the string, type and constant pools the other sections lay out.
@@ -10,10 +10,6 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from tileir.dialect import VERSIONS, parse_version, version_text
-from tileir.errors import EncodeError
-from tileir.module import Dense, Function, Module
-from tileir.types import FunctionType
 from tileir.encode.attrcodec import write_tagged
 from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
@@ -21,8 +17,16 @@ from tileir.encode.opwrite import WriteScope, check_block, write_ops
 from tileir.encode.pools import Pools, write_table
 from tileir.encode.versions import check_version, required_version
 from tileir.encode.wire import MAGIC, PAD, SECTION, Sink
+from tileir.errors import EncodeError
+from tileir.ir.dialect import VERSIONS, parse_version, version_text
+from tileir.ir.module import Dense, Function, Module
+from tileir.types import FunctionType
 
 __all__ = ["encode", "resolve_version"]
+
+#: A bytecode version as callers give it: ``(13, 3)``, ``"13.3"``, or None (the lowest that
+#: holds the module).
+VersionLike = Union[tuple[int, int], str, None]
 
 _ENTRY, _HAS_HINTS = 0x02, 0x04
 # "13.4" -> (13, 4) for the canonical spellings (any other string goes through parse_version)
@@ -30,7 +34,7 @@ _BY_TEXT = {version_text(v): v for v in VERSIONS}
 _VISIBILITY = ("public", "private")
 
 
-def resolve_version(module: Module, version) -> tuple[int, int]:
+def resolve_version(module: Module, version: VersionLike) -> tuple[int, int]:
     """``version`` as a ``(13, N)`` pair; None picks the module's required version."""
     if version is None:
         return required_version(module)
@@ -42,19 +46,20 @@ def resolve_version(module: Module, version) -> tuple[int, int]:
             return parse_version(version)
         except ValueError as e:
             raise EncodeError(str(e)) from None
+    pair: tuple[int, ...]
     try:
         pair = tuple(version)
     except TypeError:
         pair = ()
     if pair not in VERSIONS:
-        known = ", ".join(map(version_text, VERSIONS))
-        raise EncodeError(f"bytecode version {version!r} is not one tileiras 13.4.92 accepts "
-                          f"({known})")
-    return pair  # type: ignore[return-value]
+        names = ", ".join(map(version_text, VERSIONS))
+        raise EncodeError(
+            f"bytecode version {version!r} is not one tileiras 13.4.92 accepts ({names})"
+        )
+    return (pair[0], pair[1])  # one of VERSIONS: a (13, N) pair
 
 
-def encode(module: Module, version: Union[tuple[int, int], str, None] = None, *,
-           debug_info: bool = False) -> bytes:
+def encode(module: Module, version: VersionLike = None, *, debug_info: bool = False) -> bytes:
     """Write ``module`` as bytecode of ``version`` (default: the lowest that holds it).
 
     ``debug_info=True`` adds a Debug section with each op's and function's
@@ -117,7 +122,7 @@ def _section(out: Sink, name: str, payload: bytes, alignment: int) -> None:
     out.varint(len(payload))
     if aligned:
         out.varint(alignment)
-        buf += _PADDING[:-len(buf) % alignment]  # 0xCB until the payload is aligned
+        buf += _PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
     buf += payload
 
 

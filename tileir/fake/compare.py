@@ -12,16 +12,26 @@ from typing import Optional
 import attrs
 import numpy as np
 
-from tileir.kernels.registry import Tolerance
+from tileir.host.tolerance import Tolerance
+from tileir.types import Format
 
 __all__ = ["Difference", "first_difference", "default_tolerance"]
 
-_DEFAULT_RTOL = {"f64": 1e-12, "f32": 1e-5, "tf32": 2e-3, "f16": 2e-3, "bf16": 1.6e-2,
-                 "f8E4M3FN": 0.125, "f8E5M2": 0.25, "f8E8M0FNU": 0.5, "f4E2M1FN": 0.5,
-                 "fnv8E5M3FNU": 0.125}
+_DEFAULT_RTOL = {
+    "f64": 1e-12,
+    "f32": 1e-5,
+    "tf32": 2e-3,
+    "f16": 2e-3,
+    "bf16": 1.6e-2,
+    "f8E4M3FN": 0.125,
+    "f8E5M2": 0.25,
+    "f8E8M0FNU": 0.5,
+    "f4E2M1FN": 0.5,
+    "fnv8E5M3FNU": 0.125,
+}
 
 
-def default_tolerance(fmt) -> Optional[Tolerance]:
+def default_tolerance(fmt: Format) -> Optional[Tolerance]:
     """The tolerance for a kernel that declares none: bit-exact for integers, a few units in
     the last place of the format for floats."""
     if not fmt.is_float:
@@ -41,14 +51,19 @@ class Difference:
 
 
 def _as_float(a: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "f" or a.dtype.kind == "V" or a.dtype.name in (
-            "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu", "float4_e2m1fn"):
+    if (
+        a.dtype.kind == "f"
+        or a.dtype.kind == "V"
+        or a.dtype.name
+        in ("bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu", "float4_e2m1fn")
+    ):
         return a.astype(np.float64)
     return a
 
 
-def first_difference(got: np.ndarray, expected: np.ndarray,
-                     tolerance: Optional[Tolerance]) -> Optional[Difference]:
+def first_difference(
+    got: np.ndarray, expected: np.ndarray, tolerance: Optional[Tolerance]
+) -> Optional[Difference]:
     """The first element where ``got`` and ``expected`` differ, or None."""
     got = np.asarray(got).reshape(-1)
     expected = np.asarray(expected).reshape(-1)

@@ -5,7 +5,7 @@ take it and merges what they yield; ``for`` (whose trip counts may differ per
 block) and ``loop`` (whose blocks may ``break`` at different trips) keep
 iterating the blocks still running and drop the others, whose results are set
 aside.  ``continue`` / ``break`` / ``return`` inside ``if`` regions leave for
-exactly the blocks that reach them (see ``frames.Exit``); lanes that ``return``
+exactly the blocks that reach them (see ``frames.LaneExit``); lanes that ``return``
 inside a loop body leave the loop and the kernel.
 
 A ``for`` runs ``ceil((ub - lb) / step)`` trips (none when ``ub <= lb``), with the
@@ -16,61 +16,75 @@ breaking is refused.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from tileir.fake.frames import Exit, Frame, all_lanes, compose, scatter
+from tileir.fake.frames import Frame, LaneExit, all_lanes, compose, scatter
 from tileir.fake.values import signed, take, unsigned, value_dtype, widen, wrap_int
-from tileir.signatures import attr_of
+from tileir.ir.module import Op
+from tileir.ir.signatures import attr_of
 from tileir.types import TileType
+
+if TYPE_CHECKING:
+    from tileir.fake.machine import Machine
 
 __all__ = ["run_if", "run_loop"]
 
 _MAX_LOOP_TRIPS = 1 << 31
 
 
-def _no_control_in_combiner(m, op) -> None:
+def _no_control_in_combiner(m: Machine, op: Op) -> None:
     if m.combining:
-        raise m.error(op, "control flow inside a reduce / scan combiner is not supported by "
-                          "the fake device")
+        raise m.error(
+            op, "control flow inside a reduce / scan combiner is not supported by the fake device"
+        )
 
 
-def run_if(m, op, cur: Frame) -> list[Exit]:
+def run_if(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
     """Run an ``if``; returns the exits of lanes that left through continue / break / return."""
     _no_control_in_combiner(m, op)
     cond = cur.get(op.operands[0].id)
     then_block = op.regions[0]
     else_block = op.regions[1] if len(op.regions) > 1 else None
     cond = np.asarray(cond).reshape(-1).astype(bool)
-    exits: list[Exit] = []
+    exits: list[LaneExit] = []
     if cond.shape[0] == 1 or cond.all() or not cond.any():
         block = then_block if cond[0] else else_block
         if block is None:
-            exits = [Exit("yield", None, [])]
+            exits = [LaneExit("yield", None, [])]
         else:
             exits = m.run_block(block, cur)
     else:
-        for block, lanes in ((then_block, np.nonzero(cond)[0]),
-                             (else_block, np.nonzero(~cond)[0])):
+        for block, lanes in (
+            (then_block, np.nonzero(cond)[0]),
+            (else_block, np.nonzero(~cond)[0]),
+        ):
             if block is None:
-                exits.append(Exit("yield", lanes, []))
+                exits.append(LaneExit("yield", lanes, []))
                 continue
             for e in m.run_block(block, Frame.sub(cur, lanes)):
-                exits.append(Exit(e.kind, compose(lanes, all_lanes(e.lanes, len(lanes))),
-                                  e.values))
+                exits.append(
+                    LaneExit(e.kind, compose(lanes, all_lanes(e.lanes, len(lanes))), e.values)
+                )
     yields = [e for e in exits if e.kind == "yield"]
     escapes = [e for e in exits if e.kind != "yield"]
     results = []
     if op.results and yields:
         try:
-            results = [scatter(cur.size, [(e.lanes, e.values[i]) for e in yields],
-                               "a result of `if`") for i in range(len(op.results))]
+            results = [
+                scatter(cur.size, [(e.lanes, e.values[i]) for e in yields], "a result of `if`")
+                for i in range(len(op.results))
+            ]
         except (TypeError, IndexError) as e:
             raise m.error(op, str(e)) from None
     elif op.results:  # every lane left through continue / break / return
-        results = [np.zeros((cur.size,) + tuple(v.type.shape), value_dtype(v.type.element))
-                   if isinstance(v.type, TileType) else None for v in op.results]
+        results = [
+            np.zeros((cur.size,) + tuple(v.type.shape), value_dtype(v.type.element))
+            if isinstance(v.type, TileType)
+            else None
+            for v in op.results
+        ]
     for v, r in zip(op.results, results):
         cur.vals[v.id] = r
     if m.watch_ops:
@@ -88,21 +102,25 @@ def _trip_counts(m, op, cur: Frame):
     if fmt.bits < 64:
         lbs, ubs, steps = (x.astype(np.int64) for x in (lbs, ubs, steps))
         if (steps <= 0).any():
-            raise m.error(op, f"the step of a `for` must be positive, got {int(steps.min())}",
-                          lane=int(np.argmin(steps)))
+            raise m.error(
+                op,
+                f"the step of a `for` must be positive, got {int(steps.min())}",
+                lane=int(np.argmin(steps)),
+            )
         counts = np.where(ubs > lbs, (ubs - lbs + steps - 1) // np.maximum(steps, 1), 0)
     else:
         los, his, sts = (widen(x, n).tolist() for x in (lbs, ubs, steps))
         if any(s <= 0 for s in sts):
             raise m.error(op, "the step of a `for` must be positive")
-        counts = np.array([max(0, -(-(h - l) // s)) for l, h, s in zip(los, his, sts)],
-                          dtype=np.int64)
+        counts = np.array(
+            [max(0, -(-(h - l) // s)) for l, h, s in zip(los, his, sts)], dtype=np.int64
+        )
     if counts.shape[0] > 1 and (counts == counts[0]).all():
         counts = counts[:1]
     return counts, lb, step, fmt
 
 
-def run_loop(m, op, cur: Frame) -> list[Exit]:
+def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
     """Run a ``for`` or ``loop``, dropping lanes as they finish; returns escaping lanes."""
     _no_control_in_combiner(m, op)
     is_for = op.name == "for"
@@ -121,7 +139,7 @@ def run_loop(m, op, cur: Frame) -> list[Exit]:
     sub = cur
     carried = list(inits)
     finished: list[tuple[Optional[np.ndarray], list]] = []
-    escapes: list[Exit] = []
+    escapes: list[LaneExit] = []
     k = 0
     while True:
         if is_for:
@@ -159,7 +177,7 @@ def run_loop(m, op, cur: Frame) -> list[Exit]:
             elif e.kind == "break":
                 finished.append((compose(active, e.lanes), e.values))
             elif e.kind == "return":
-                escapes.append(Exit("return", compose(active, e.lanes), e.values))
+                escapes.append(LaneExit("return", compose(active, e.lanes), e.values))
             else:
                 raise m.error(op, f"the body of `{op.name}` ended without `continue`")
         if not conts:
@@ -167,8 +185,10 @@ def run_loop(m, op, cur: Frame) -> list[Exit]:
         lanes = np.concatenate([c[0] for c in conts])
         order = np.argsort(lanes, kind="stable")
         lanes = lanes[order]
-        carried = [np.concatenate([widen(c[1][i], len(c[0])) for c in conts])[order]
-                   for i in range(len(iters))]
+        carried = [
+            np.concatenate([widen(c[1][i], len(c[0])) for c in conts])[order]
+            for i in range(len(iters))
+        ]
         if lanes.size != sub.size:
             active = compose(active, lanes)
             sub = Frame.sub(cur, active)
@@ -176,8 +196,11 @@ def run_loop(m, op, cur: Frame) -> list[Exit]:
     results = []
     try:
         for i in range(len(op.results)):
-            results.append(scatter(cur.size, [(ln, vals[i]) for ln, vals in finished],
-                                   f"a result of `{op.name}`"))
+            results.append(
+                scatter(
+                    cur.size, [(ln, vals[i]) for ln, vals in finished], f"a result of `{op.name}`"
+                )
+            )
     except TypeError as e:
         raise m.error(op, str(e)) from None
     for v, r in zip(op.results, results):

@@ -22,16 +22,20 @@ again.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import Collection, Mapping, Optional, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from tileir.errors import LaunchError, MismatchError
+
+# the module, not the function: a test's spy (monkeypatched) must see every call
+from tileir.fake import interpreter
 from tileir.fake.compare import default_tolerance, first_difference
 from tileir.fake.references import References
-from tileir.host import Buffer, Device, LaunchReport
-from tileir.kernels.registry import Tolerance
-from tileir.launch import LaunchPlan, block_of_element, check_launch, entry_values
+from tileir.host.device import Buffer, Device, LaunchReport
+from tileir.host.launch import LaunchPlan, block_of_element, check_launch, entry_values
+from tileir.host.tolerance import PER_FORMAT, KernelTolerance, Tolerance
 from tileir.types import Format
 
 __all__ = ["FakeDevice", "MODES"]
@@ -40,19 +44,25 @@ MODES = ("interpret", "reference", "both")
 
 
 class FakeDevice(Device):
-    """A device made of host memory.  ``references`` adds to (or replaces) the bundled
-    kernels' references; ``tolerances`` sets per-kernel float tolerances."""
+    """A device made of host memory.  A kernel's reference is its own
+    (:meth:`tileir.Kernel.with_reference`; every bundled kernel has one) unless
+    ``references`` names another for it; ``tolerances`` sets per-kernel float tolerances."""
 
     name = "fake"
 
-    def __init__(self, mode: str = "both", references: Optional[Mapping] = None,
-                 tolerances: Optional[Mapping[str, Optional[Tolerance]]] = None,
-                 observer=None):
+    def __init__(
+        self,
+        mode: str = "both",
+        references: Optional[Mapping] = None,
+        tolerances: Optional[Mapping[str, Optional[Tolerance]]] = None,
+        observer: object = None,
+    ):
         if mode not in MODES:
             raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
         self.mode = mode
-        self.references = references if isinstance(references, References) else \
-            References(references)
+        self.references = (
+            references if isinstance(references, References) else References(references)
+        )
         self.tolerances = dict(tolerances or {})
         self.observer = observer
 
@@ -64,18 +74,24 @@ class FakeDevice(Device):
             raise ValueError(f"alloc: length {length} is negative")
         return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
 
-    def copy_in(self, buf: Buffer, array) -> None:
+    def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
         src = np.asarray(array)
         dtype = buf.format.numpy_dtype
         if isinstance(array, np.ndarray) and src.dtype != dtype:
-            raise LaunchError(f"copy_in: the array holds {src.dtype} and {buf!r} holds "
-                              f"{buf.format} ({dtype}); convert it first",
-                              op="copy_in", kind="copy.format")
+            raise LaunchError(
+                f"copy_in: the array holds {src.dtype} and {buf!r} holds "
+                f"{buf.format} ({dtype}); convert it first",
+                op="copy_in",
+                kind="copy.format",
+            )
         flat = src.reshape(-1).astype(dtype, copy=False)  # the assignment below copies
         if flat.size > buf.length:
-            raise LaunchError(f"copy_in: {flat.size} element(s) do not fit {buf!r}",
-                              op="copy_in", kind="copy.size")
-        buf.handle[:flat.size] = flat
+            raise LaunchError(
+                f"copy_in: {flat.size} element(s) do not fit {buf!r}",
+                op="copy_in",
+                kind="copy.size",
+            )
+        buf.handle[: flat.size] = flat
 
     def copy_out(self, buf: Buffer) -> np.ndarray:
         return buf.handle.copy()
@@ -88,48 +104,58 @@ class FakeDevice(Device):
     def _tolerance(self, kernel, fmt: Format) -> Optional[Tolerance]:
         if kernel.name in self.tolerances:
             return self.tolerances[kernel.name]
-        from tileir.kernels.registry import REGISTRY
-
-        spec = REGISTRY.get(kernel.name)
-        if spec is not None:
-            return spec.tolerance
-        return default_tolerance(fmt)
+        # a bare Module's launch has none
+        own: KernelTolerance = getattr(kernel, "tolerance", PER_FORMAT)
+        return default_tolerance(fmt) if own == PER_FORMAT else own
 
     def _interpret(self, kernel, plan: LaunchPlan, values: list, owned=()) -> list:
-        from tileir.fake.interpret import interpret
-
-        out = interpret(kernel.module, kernel.name, entry_values(kernel, plan, values),
-                        plan.grid, observer=self.observer, owned=owned)
-        return list(out[:len(values)])
+        out = interpreter.interpret(
+            kernel.module,
+            kernel.name,
+            entry_values(kernel, plan, values),
+            plan.grid,
+            observer=self.observer,
+            owned=owned,
+        )
+        return list(out[: len(values)])
 
     def _reference(self, kernel, values: list) -> list:
-        ref = self.references.get(kernel.name)
+        ref = self.references.get(kernel.name) or getattr(kernel, "reference", None)
         if ref is None:
-            raise LaunchError(f"no reference is registered for kernel `{kernel.name}`; pass "
-                              f"references={{'{kernel.name}': fn}} or use mode='interpret'",
-                              kernel=kernel.name, op="launch", kind="fake.no_reference")
+            raise LaunchError(
+                f"kernel `{kernel.name}` has no reference: give it one with "
+                f"kernel.with_reference(fn), pass FakeDevice(references="
+                f"{{'{kernel.name}': fn}}), or use mode='interpret'",
+                kernel=kernel.name,
+                op="launch",
+                kind="fake.no_reference",
+            )
         # the reference may modify what it is given: it works on copies
         out = list(ref([v.copy() if isinstance(v, np.ndarray) else v for v in values]))
         if len(out) != len(values):
-            raise LaunchError(f"the reference returned {len(out)} value(s) for "
-                              f"{len(values)} argument(s)", kernel=kernel.name,
-                              op="reference", kind="fake.reference_shape")
+            raise LaunchError(
+                f"the reference returned {len(out)} value(s) for {len(values)} argument(s)",
+                kernel=kernel.name,
+                op="reference",
+                kind="fake.reference_shape",
+            )
         return out
 
     def _run(self, kernel, plan: LaunchPlan, args: Sequence, owned=()) -> LaunchReport:
         # no copies before the launch: the interpreter never modifies its arguments (it
         # returns new arrays for the buffers it wrote; ``owned`` ones it may write in place)
         values = [a.handle if isinstance(a, Buffer) else a for a in args]
-        got = expected = None
+        got: Optional[list] = None
+        expected: Optional[list] = None
         if self.mode in ("interpret", "both"):
             got = self._interpret(kernel, plan, values, owned)
         if self.mode in ("reference", "both"):
             expected = self._reference(kernel, values)
         verdicts = []
-        if self.mode == "both":
+        if got is not None and expected is not None:  # mode "both"
             verdicts = self._compare(kernel, plan, args, got, expected)
-        result = got if got is not None else expected
-        for a, new in zip(args, result):
+        result = got if got is not None else expected  # (the mode runs one or both)
+        for a, new in zip(args, result or ()):
             if isinstance(a, Buffer):
                 _write_back(a, new)
         return LaunchReport(kernel.name, plan.grid, self.mode, tuple(verdicts))
@@ -140,7 +166,7 @@ class FakeDevice(Device):
         mode the interpreter may write them in place (a launch that fails leaves nothing
         behind to see)."""
         plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
-        owned = ()
+        owned: Collection[int] = ()
         if self.mode == "interpret":
             owned = frozenset(i for i, a in enumerate(args) if isinstance(a, Buffer))
         return self._run(kernel, plan, args, owned)
@@ -165,7 +191,10 @@ class FakeDevice(Device):
                     f"argument {p.index} ({p.role}) differs from the reference at element "
                     f"{diff.index} ({where}): the kernel gives {diff.got!r} and the reference "
                     f"{diff.expected!r} ({tol_text}); {diff.count} element(s) differ",
-                    kernel=kernel.name, op="compare", kind="fake.mismatch")
+                    kernel=kernel.name,
+                    op="compare",
+                    kind="fake.mismatch",
+                )
             if p.role != "In":
                 how = "bit-exact" if tol is None else f"within {tol}"
                 verdicts.append((p.index, f"{p.role} agrees with the reference ({how})"))
@@ -178,5 +207,5 @@ def _write_back(buf: Buffer, new) -> None:
     array of one it wrote in place)."""
     if isinstance(new, np.ndarray) and np.may_share_memory(new, buf.handle):
         return
-    flat = np.asarray(new).reshape(-1)[:buf.length]
-    buf.handle[:flat.size] = flat.astype(buf.handle.dtype, copy=False)
+    flat = np.asarray(new).reshape(-1)[: buf.length]
+    buf.handle[: flat.size] = flat.astype(buf.handle.dtype, copy=False)

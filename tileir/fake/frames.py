@@ -3,20 +3,20 @@
 A :class:`Frame` holds the values of one batch of lanes (blocks).  A sub-batch
 (the blocks that take one side of a divergent ``if``, or the blocks still
 iterating a loop) is a frame whose ``lanes`` index its parent's; it gathers a
-parent value the first time it is used.  An :class:`Exit` records the lanes that
+parent value the first time it is used.  An :class:`LaneExit` records the lanes that
 left a block through one terminator (``yield`` / ``continue`` / ``break`` /
 ``return``) with the values that terminator passes.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, overload
 
 import numpy as np
 
-from tileir.fake.values import TileGrid, take
+from tileir.fake.values import FakeValue, TileGrid, take
 
-__all__ = ["Frame", "Exit", "compose", "all_lanes", "scatter"]
+__all__ = ["Frame", "LaneExit", "compose", "all_lanes", "scatter"]
 
 _ABSENT = object()
 
@@ -26,8 +26,14 @@ class Frame:
 
     __slots__ = ("vals", "parent", "lanes", "size", "block_ids", "expand")
 
-    def __init__(self, parent: Optional["Frame"], lanes: Optional[np.ndarray], size: int,
-                 block_ids: np.ndarray, expand: int = 0):
+    def __init__(
+        self,
+        parent: Optional["Frame"],
+        lanes: Optional[np.ndarray],
+        size: int,
+        block_ids: np.ndarray,
+        expand: int = 0,
+    ):
         self.vals: dict[int, Any] = {}
         self.parent = parent
         self.lanes = lanes
@@ -40,7 +46,7 @@ class Frame:
         """The sub-batch of ``parent``'s ``lanes``."""
         return Frame(parent, lanes, len(lanes), parent.block_ids[lanes])
 
-    def get(self, vid: int):
+    def get(self, vid: int) -> FakeValue:
         """The value of SSA id ``vid`` for these lanes (KeyError: not defined), a
         :class:`~tileir.fake.values.TileGrid` made plain (once: the array replaces it)."""
         try:
@@ -51,7 +57,7 @@ class Frame:
             v = self.vals[vid] = v.array()
         return v
 
-    def get_lazy(self, vid: int):
+    def get_lazy(self, vid: int) -> FakeValue:
         """:meth:`get`, but a TileGrid of this frame's comes as it is (for ``mmaf``)."""
         v = self.vals.get(vid, _ABSENT)
         return self.get(vid) if v is _ABSENT else v
@@ -68,7 +74,7 @@ class Frame:
         return v
 
 
-class Exit:
+class LaneExit:
     """Lanes leaving a block through a terminator, with the values it passes."""
 
     __slots__ = ("kind", "lanes", "values")
@@ -77,6 +83,18 @@ class Exit:
         self.kind = kind
         self.lanes = lanes
         self.values = values
+
+
+@overload
+def compose(outer: Optional[np.ndarray], inner: np.ndarray) -> np.ndarray: ...
+
+
+@overload
+def compose(outer: Optional[np.ndarray], inner: None) -> Optional[np.ndarray]: ...
+
+
+@overload
+def compose(outer: Optional[np.ndarray], inner: Optional[np.ndarray]) -> Optional[np.ndarray]: ...
 
 
 def compose(outer: Optional[np.ndarray], inner: Optional[np.ndarray]) -> Optional[np.ndarray]:
@@ -91,7 +109,7 @@ def all_lanes(lanes: Optional[np.ndarray], size: int) -> np.ndarray:
     return np.arange(size) if lanes is None else lanes
 
 
-def scatter(size: int, parts: list[tuple[Optional[np.ndarray], Any]], what: str):
+def scatter(size: int, parts: list[tuple[Optional[np.ndarray], Any]], what: str) -> Any:
     """One value for ``size`` lanes from per-lane-subset parts (lanes None: all)."""
     if len(parts) == 1 and parts[0][0] is None:
         return parts[0][1]

@@ -1,23 +1,24 @@
 """One tile block batch's evaluator: walks a block's ops in program order, runs each
 through the rule table (:data:`tileir.fake.rules.NUMPY_RULES`) over the batch of blocks now
 running, hands control flow to :mod:`tileir.fake.control`, and reports ops and memory
-accesses to an observer (the protocol is in :mod:`tileir.fake.interpret`).  The rules see
+accesses to an observer (the protocol is in :mod:`tileir.fake.interpreter`).  The rules see
 it as their context (``ctx``)."""
 
 from __future__ import annotations
 
 import sys
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO, Union
 
 import numpy as np
 
-from tileir.dialect import TERMINATORS
 from tileir.errors import InterpretError, TileIRError
 from tileir.fake.control import run_if, run_loop
-from tileir.fake.frames import Exit, Frame, all_lanes, compose
-from tileir.fake.memory import Memory
+from tileir.fake.frames import Frame, LaneExit, all_lanes, compose
+from tileir.fake.memory import Memory, Segment
 from tileir.fake.rules import NUMPY_RULES
 from tileir.fake.values import plain, widen
+from tileir.ir.dialect import TERMINATORS
+from tileir.ir.module import Block, Op
 
 __all__ = ["Machine"]
 
@@ -28,8 +29,15 @@ _GRID_AWARE = frozenset({"mmaf"})
 class Machine:
     """One launch's interpreter state; also the ``ctx`` every rule receives."""
 
-    def __init__(self, kernel: str, memory: Memory, globals_: dict, grid: tuple[int, int, int],
-                 observer, stream: Optional[TextIO]):
+    def __init__(
+        self,
+        kernel: str,
+        memory: Memory,
+        globals_: dict,
+        grid: tuple[int, int, int],
+        observer: Any,  # the protocol of tileir.fake.interpreter (either method may be missing)
+        stream: Optional[TextIO],
+    ):
         self.kernel = kernel
         self.memory = memory
         self.globals = globals_
@@ -49,16 +57,24 @@ class Machine:
     # -------------------------------------------------------------- services for the rules
 
     @property
+    def _running(self) -> Frame:
+        """The frame of the batch now running (a rule, or a combiner, runs in one)."""
+        frame = self.frame
+        if frame is None:
+            raise InterpretError("no block batch is running", kernel=self.kernel)
+        return frame
+
+    @property
     def b(self) -> int:
         """Lanes (blocks) in the batch now running."""
-        return self.frame.size
+        return self._running.size
 
     @property
     def block_ids(self) -> np.ndarray:
         """``(b, 3)`` int32 block ids of the batch now running."""
-        return self.frame.block_ids
+        return self._running.block_ids
 
-    def error(self, op, message: str, lane: Optional[int] = None) -> InterpretError:
+    def error(self, op: Op, message: str, lane: Optional[int] = None) -> InterpretError:
         """An InterpretError naming the kernel, the op, its source line and the block."""
         if lane is not None and self.frame is not None and self.frame.size:
             x, y, z = (int(v) for v in self.frame.block_ids[min(lane, self.frame.size - 1)])
@@ -66,20 +82,29 @@ class Machine:
         where = str(op.loc) if getattr(op, "loc", None) is not None else None
         return InterpretError(message, kernel=self.kernel, op=op.name, where=where)
 
-    def memory_event(self, op, kind: str, buffer, elements: np.ndarray, mask: np.ndarray):
-        b = self.frame.size
-        self.observer.on_memory(op, kind, buffer, widen(np.asarray(elements), b),
-                                self.frame.block_ids, widen(np.asarray(mask), b))
+    def memory_event(
+        self, op: Op, kind: str, buffer: Union[int, str], elements: np.ndarray, mask: np.ndarray
+    ) -> None:
+        frame = self._running
+        b = frame.size
+        self.observer.on_memory(
+            op,
+            kind,
+            buffer,
+            widen(np.asarray(elements), b),
+            frame.block_ids,
+            widen(np.asarray(mask), b),
+        )
 
     def print_text(self, text: str) -> None:
         self.stream.write(text)
 
-    def scoped_alloca(self, segment) -> None:
+    def scoped_alloca(self, segment: Segment) -> None:
         self._alloca_scopes[-1].append(segment)
 
-    def combine(self, op, block, elems: list, accs: list) -> list:
+    def combine(self, op: Op, block: Block, elems: list, accs: list) -> list:
         """Evaluate a reduce / scan combiner on whole arrays of (element, accumulator) pairs."""
-        parent = self.frame
+        parent = self._running
         frame = Frame(parent, None, parent.size, parent.block_ids, expand=elems[0].ndim - 1)
         for i, (e, a) in enumerate(zip(elems, accs)):
             frame.vals[block.args[2 * i].id] = e
@@ -92,17 +117,16 @@ class Machine:
             self.frame = parent
         if len(exits) != 1 or exits[0].kind != "yield":
             raise self.error(op, "the combiner region must end in one yield")
-        return [np.asarray(v).astype(e.dtype, copy=False)
-                for v, e in zip(exits[0].values, elems)]
+        return [np.asarray(v).astype(e.dtype, copy=False) for v, e in zip(exits[0].values, elems)]
 
     # -------------------------------------------------------------- running blocks
 
-    def observe(self, op, results: list, frame: Frame) -> None:
+    def observe(self, op: Op, results: list, frame: Frame) -> None:
         b = frame.size
         shown = [widen(r, b) if isinstance(r, np.ndarray) and r.ndim else r for r in results]
         self.observer.after_op(op, shown, frame.block_ids)
 
-    def _run_op(self, op, frame: Frame) -> None:
+    def _run_op(self, op: Op, frame: Frame) -> None:
         try:
             if op.name in _GRID_AWARE:
                 args = [frame.get_lazy(v.id) for v in op.operands]
@@ -121,8 +145,9 @@ class Machine:
         except Exception as e:  # a numpy refusal: name the op and where it was
             raise self.error(op, f"{type(e).__name__}: {e}") from e
         if len(results) != len(op.results):
-            raise self.error(op, f"the rule gave {len(results)} results for "
-                                 f"{len(op.results)} declared")
+            raise self.error(
+                op, f"the rule gave {len(results)} results for {len(op.results)} declared"
+            )
         if self.watch_ops:  # an observer sees plain arrays
             results = [plain(r) for r in results]
         for v, r in zip(op.results, results):
@@ -130,9 +155,9 @@ class Machine:
         if self.watch_ops:
             self.observe(op, results, frame)
 
-    def run_block(self, block, frame: Frame) -> list[Exit]:
+    def run_block(self, block: Block, frame: Frame) -> list[LaneExit]:
         """Run ``block`` on ``frame``'s lanes; the exits say which lanes left how."""
-        exits: list[Exit] = []
+        exits: list[LaneExit] = []
         cur, cur_map = frame, None
         scope: list = []
         self._alloca_scopes.append(scope)
@@ -143,11 +168,12 @@ class Machine:
                     try:
                         vals = [cur.get(v.id) for v in op.operands]
                     except KeyError as e:
-                        raise self.error(op, f"operand %{e.args[0]} is used before it is "
-                                             "defined") from None
+                        raise self.error(
+                            op, f"operand %{e.args[0]} is used before it is defined"
+                        ) from None
                     if self.watch_ops:
                         self.observe(op, [], cur)
-                    exits.append(Exit(name, cur_map, vals))
+                    exits.append(LaneExit(name, cur_map, vals))
                     return exits
                 if name == "if":
                     escapes = run_if(self, op, cur)
@@ -158,15 +184,16 @@ class Machine:
                     continue
                 if not escapes:
                     continue
-                gone = np.concatenate([all_lanes(e.lanes, cur.size) for e in escapes])
-                for e in escapes:
-                    exits.append(Exit(e.kind, compose(cur_map, all_lanes(e.lanes, cur.size)),
-                                      e.values))
+                gone = np.concatenate([all_lanes(x.lanes, cur.size) for x in escapes])
+                for x in escapes:
+                    exits.append(
+                        LaneExit(x.kind, compose(cur_map, all_lanes(x.lanes, cur.size)), x.values)
+                    )
                 if gone.size >= cur.size:
                     return exits
                 keep = np.setdiff1d(np.arange(cur.size), gone)
                 cur, cur_map = Frame.sub(cur, keep), compose(cur_map, keep)
-            exits.append(Exit("yield", cur_map, []))  # an empty region yields nothing
+            exits.append(LaneExit("yield", cur_map, []))  # an empty region yields nothing
             return exits
         finally:
             self._alloca_scopes.pop()

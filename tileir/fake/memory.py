@@ -22,6 +22,7 @@ end (:meth:`Segment.settle`), and not at all where later such stores cover it.
 from __future__ import annotations
 
 import bisect
+from typing import Union
 
 import numpy as np
 
@@ -44,11 +45,32 @@ class Segment:
     ``"alloca%<id>"`` for an alloca.  ``backing`` holds the lanes back to back.
     """
 
-    __slots__ = ("key", "base", "pitch", "count", "nbytes", "backing", "shared", "written",
-                 "readonly", "_typed", "_pristine", "_gaps")
+    __slots__ = (
+        "key",
+        "base",
+        "pitch",
+        "count",
+        "nbytes",
+        "backing",
+        "shared",
+        "written",
+        "readonly",
+        "_typed",
+        "_pristine",
+        "_gaps",
+    )
 
-    def __init__(self, key, base: int, backing: np.ndarray, *, count: int = 1, pitch: int = 0,
-                 readonly: bool = False, shared: bool = True):
+    def __init__(
+        self,
+        key: Union[int, str],
+        base: int,
+        backing: np.ndarray,
+        *,
+        count: int = 1,
+        pitch: int = 0,
+        readonly: bool = False,
+        shared: bool = True,
+    ):
         self.key = key
         self.base = base
         self.backing = backing
@@ -112,8 +134,12 @@ class Segment:
             self.shared = False
             self._typed = {}
         if self._gaps:  # what the write sets need not come from the old array
-            self._gaps = [(a, b) for s, e in self._gaps
-                          for a, b in ((s, min(e, lo)), (max(s, hi), e)) if a < b]
+            self._gaps = [
+                (a, b)
+                for s, e in self._gaps
+                for a, b in ((s, min(e, lo)), (max(s, hi), e))
+                if a < b
+            ]
             if not self._gaps:
                 self._pristine = None
         self.written = True
@@ -122,7 +148,9 @@ class Segment:
     def settle(self) -> np.ndarray:
         """The backing, complete: bytes an :meth:`overwrite` left to copy are copied now."""
         if self._gaps:
-            new, old = self.backing.view(np.uint8), self._pristine.view(np.uint8)
+            pristine = self._pristine
+            assert pristine is not None  # kept while there are gaps to fill from it
+            new, old = self.backing.view(np.uint8), pristine.view(np.uint8)
             for s, e in self._gaps:
                 new[s:e] = old[s:e]
             self._gaps, self._pristine = [], None
@@ -150,8 +178,16 @@ class Memory:
         self._next = BASE_ADDRESS
         self._tables = None
 
-    def add(self, key, backing: np.ndarray, *, count: int = 1, align: int = 256,
-            readonly: bool = False, borrowed: bool = True) -> Segment:
+    def add(
+        self,
+        key: Union[int, str],
+        backing: np.ndarray,
+        *,
+        count: int = 1,
+        align: int = 256,
+        readonly: bool = False,
+        borrowed: bool = True,
+    ) -> Segment:
         """Map ``backing`` (1-D) as a new segment; ``count > 1`` splits it into lanes."""
         if backing.ndim != 1:
             backing = backing.reshape(-1)
@@ -159,8 +195,9 @@ class Memory:
         lane_bytes = backing.nbytes // count
         pitch = _round_up(max(lane_bytes, 1) + _GAP, align) if count > 1 else 0
         base = _round_up(self._next, align)
-        seg = Segment(key, base, backing, count=count, pitch=pitch, readonly=readonly,
-                      shared=borrowed)
+        seg = Segment(
+            key, base, backing, count=count, pitch=pitch, readonly=readonly, shared=borrowed
+        )
         self._next = base + seg.span + _GAP
         self.segments.append(seg)
         self._tables = None
@@ -174,10 +211,12 @@ class Memory:
     def _table(self):
         if self._tables is None:
             segs = self.segments
-            self._tables = (np.array([s.base for s in segs], dtype=np.int64),
-                            np.array([s.pitch for s in segs], dtype=np.int64),
-                            np.array([s.count for s in segs], dtype=np.int64),
-                            np.array([s.nbytes for s in segs], dtype=np.int64))
+            self._tables = (
+                np.array([s.base for s in segs], dtype=np.int64),
+                np.array([s.pitch for s in segs], dtype=np.int64),
+                np.array([s.count for s in segs], dtype=np.int64),
+                np.array([s.nbytes for s in segs], dtype=np.int64),
+            )
         return self._tables
 
     def locate(self, addrs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,8 +20,10 @@ import numpy as np
 
 __all__ = ["format_block"]
 
-_SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+)?(?:\.(?P<prec>\d+))?"
-                   r"(?P<len>hh|h|ll|l|L|z|j|t)?(?P<conv>[diouxXeEfFgGaAc%])")
+_SPEC = re.compile(
+    r"%(?P<flags>[-+ #0]*)(?P<width>\d+)?(?:\.(?P<prec>\d+))?"
+    r"(?P<len>hh|h|ll|l|L|z|j|t)?(?P<conv>[diouxXeEfFgGaAc%])"
+)
 
 
 def _one(conv: str, spec: str, v, fmt) -> str:
@@ -52,7 +54,7 @@ def format_block(fmt_string: str, values: list, formats: list) -> str:
     at = 0
     pos = 0
     for m in _SPEC.finditer(fmt_string):
-        out.append(fmt_string[pos:m.start()])
+        out.append(fmt_string[pos : m.start()])
         pos = m.end()
         conv = m.group("conv")
         if conv == "%":

@@ -2,13 +2,13 @@
 
 A reference takes the launch's argument list (numpy arrays for buffers,
 numbers for Scalars, in parameter order) and returns the list after the
-launch.  The bundled kernels' references come from
-:mod:`tileir.kernels.registry`; a device or a single launch can add or replace
-references without touching any global table.
+launch.  A kernel may carry its own (:meth:`tileir.Kernel.with_reference`; the
+bundled kernels of :mod:`tileir.kernels` all do); a device's table adds or
+replaces references by kernel name without touching any global table.
 
 >>> refs = References({"double": lambda args: [args[0], args[0] * 2]})
 >>> "double" in refs, "vadd" in refs
-(True, True)
+(True, False)
 """
 
 from __future__ import annotations
@@ -17,26 +17,16 @@ from typing import Callable, Mapping, Optional
 
 import pyrsistent
 
-__all__ = ["References", "bundled"]
+__all__ = ["References"]
 
 Reference = Callable[[list], list]
 
 
-def bundled() -> dict:
-    """The bundled kernels' references, by name."""
-    from tileir.kernels.registry import specs
-
-    return {spec.name: spec.reference for spec in specs()}
-
-
 class References:
-    """An immutable table of references: the bundled ones, then ``extra`` over them."""
+    """An immutable table of references by kernel name."""
 
-    def __init__(self, extra: Optional[Mapping[str, Reference]] = None, *,
-                 include_bundled: bool = True):
-        base = bundled() if include_bundled else {}
-        base.update(dict(extra or {}))
-        self._table = pyrsistent.pmap(base)
+    def __init__(self, extra: Optional[Mapping[str, Reference]] = None):
+        self._table = pyrsistent.pmap(dict(extra or {}))
 
     def with_reference(self, name: str, reference: Reference) -> "References":
         """A new table with ``reference`` for ``name`` (this one is unchanged)."""

@@ -30,17 +30,25 @@ combination named; the interpreter turns that into an ``InterpretError``.
 
 from __future__ import annotations
 
-from fractions import Fraction
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from tileir.formats import numpy_dtype
-from tileir.numerics import f64_to_f32_odd, tf32_round
+from tileir.ir.numerics import f64_to_f32_odd, scalar_bits, tf32_round
 from tileir.types import Format
 
-__all__ = ["to_format", "round_exact", "arith", "two_sum", "two_prod", "to_e8m0", "DIRECTED",
-           "f64_to_f32_odd"]
+__all__ = [
+    "to_format",
+    "round_exact",
+    "arith",
+    "two_sum",
+    "two_prod",
+    "to_e8m0",
+    "DIRECTED",
+    "f64_to_f32_odd",
+]
 
 #: Rounding modes that pick a neighbour by direction rather than by distance.
 DIRECTED = ("zero", "negative_inf", "positive_inf")
@@ -73,8 +81,12 @@ def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     bh, bl = _split(b)
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     mag = np.abs(p)
-    ok = (np.isfinite(e) & (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995)
-          & ((mag == 0) | (mag > 2.0 ** -960)))
+    ok = (
+        np.isfinite(e)
+        & (np.abs(a) < 2.0**995)
+        & (np.abs(b) < 2.0**995)
+        & ((mag == 0) | (mag > 2.0**-960))
+    )
     return p, np.where(ok, e, 0.0), ok | ~np.isfinite(p)
 
 
@@ -99,8 +111,6 @@ def _to_narrow(x: np.ndarray, fmt: Format) -> np.ndarray:
     if name == "f8E8M0FNU":
         return to_e8m0(x, "nearest_even")
     if name == "fnv8E5M3FNU":
-        from tileir.numerics import scalar_bits
-
         flat = [scalar_bits(fmt, float(v)) for v in x.ravel()]
         return np.array(flat, dtype=np.uint8).reshape(x.shape)
     # bf16, f8E4M3FN, f8E5M2, f4E2M1FN: ml_dtypes rounds float32 correctly
@@ -266,12 +276,12 @@ def _pair_small(op: str, x: list[np.ndarray], fmt: Format) -> tuple[np.ndarray, 
         rem = (x[0] - p) - e
         ok = np.isfinite(q) & (x[1] != 0)
         lo = np.where(ok, np.sign(rem) * np.sign(x[1]), 0.0)
-        return q, lo * 2.0 ** -1000 * np.abs(np.where(ok, q, 0.0))
+        return q, lo * 2.0**-1000 * np.abs(np.where(ok, q, 0.0))
     if op == "sqrt":
         q = np.sqrt(x[0])
         p, e, _ = two_prod(q, q)
         lo = np.where(np.isfinite(q) & (q > 0), np.sign((x[0] - p) - e), 0.0)
-        return q, lo * 2.0 ** -1000 * np.where(np.isfinite(q), q, 0.0)
+        return q, lo * 2.0**-1000 * np.where(np.isfinite(q), q, 0.0)
     raise NotImplementedError(op)
 
 

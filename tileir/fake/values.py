@@ -23,16 +23,30 @@ it the first time one asks).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
+from tileir.fake.rounding import to_format
 from tileir.formats import numpy_dtype
+from tileir.ir.numerics import scalar_bits, scalar_value
 from tileir.types import Format, PointerType
 
 __all__ = [
-    "TOKEN_VALUE", "value_dtype", "to_values", "to_host", "unsigned", "signed", "wrap_int",
-    "batch_of", "take", "widen", "int_range", "from_scalar", "TileGrid", "plain",
+    "TOKEN_VALUE",
+    "value_dtype",
+    "to_values",
+    "to_host",
+    "unsigned",
+    "signed",
+    "wrap_int",
+    "batch_of",
+    "take",
+    "widen",
+    "int_range",
+    "from_scalar",
+    "TileGrid",
+    "plain",
 ]
 
 #: The run-time value of every token.
@@ -107,24 +121,27 @@ def from_scalar(value: Any, element: Format | PointerType) -> np.ndarray:
     if isinstance(element, PointerType):
         return np.array([int(value)], dtype=np.int64)
     if element.is_int:
-        from tileir.numerics import scalar_bits, scalar_value
-
-        return wrap_int(np.array([scalar_value(element, scalar_bits(element, int(value)))],
-                                 dtype=np.int64), element)
+        return wrap_int(
+            np.array([scalar_value(element, scalar_bits(element, int(value)))], dtype=np.int64),
+            element,
+        )
     arr = np.array([value], dtype=np.float64)
-    from tileir.fake.rounding import to_format
-
     return to_format(arr, element)
 
 
-def batch_of(v) -> int:
+#: A value the interpreter holds: a batch array, a :class:`TileGrid`, or a view object of
+#: :mod:`tileir.fake.views` (each has a batch length, and takes a subset of its lanes).
+FakeValue = Any
+
+
+def batch_of(v: FakeValue) -> int:
     """The batch length of a value (1 when it is the same for every block)."""
     if isinstance(v, np.ndarray):
         return v.shape[0]
     return v.batch
 
 
-def take(v, lanes: np.ndarray | None):
+def take(v: FakeValue, lanes: np.ndarray | None) -> FakeValue:
     """The value for a subset of the lanes (``lanes`` indexes the batch axis)."""
     if lanes is None:
         return v
@@ -173,10 +190,10 @@ class TileGrid:
     def array(self) -> np.ndarray:
         return self.view.reshape(self.shape)
 
-    def take(self, lanes) -> np.ndarray:
+    def take(self, lanes: Optional[np.ndarray]) -> np.ndarray:
         return self.array()[lanes]
 
 
-def plain(v):
+def plain(v: FakeValue) -> FakeValue:
     """``v`` as a rule that is not :class:`TileGrid`-aware takes it (arrays, views, tokens)."""
     return v.array() if type(v) is TileGrid else v

@@ -26,14 +26,27 @@ loads and are never written.
 from __future__ import annotations
 
 import functools
+from typing import Optional, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as _numpy_as_strided
 
-from tileir.types import GatherScatterViewType, StridedViewType
+from tileir.types import (
+    GatherScatterViewType,
+    PartitionViewType,
+    StridedViewType,
+    TensorViewType,
+)
 
-__all__ = ["TensorView", "TileView", "TilePlan", "plan_tile", "index_space", "tile_offsets",
-           "offset_strides"]
+__all__ = [
+    "TensorView",
+    "TileView",
+    "TilePlan",
+    "plan_tile",
+    "index_space",
+    "tile_offsets",
+    "offset_strides",
+]
 
 
 def as_strided(typed: np.ndarray, shape, strides, writeable: bool) -> np.ndarray:
@@ -41,11 +54,12 @@ def as_strided(typed: np.ndarray, shape, strides, writeable: bool) -> np.ndarray
     ``__array_interface__``, whose type string ml_dtypes' float8_e5m2 spells ``<f1``, which
     numpy cannot read back; the bytes are viewed as unsigned ints of the same width instead,
     and the window viewed back."""
-    if typed.dtype.isbuiltin == 1:   # numpy's own types (ml_dtypes' are user-defined: 2)
+    if typed.dtype.isbuiltin == 1:  # numpy's own types (ml_dtypes' are user-defined: 2)
         return _numpy_as_strided(typed, shape=shape, strides=strides, writeable=writeable)
     raw = typed.view(f"u{typed.itemsize}")
-    return _numpy_as_strided(raw, shape=shape, strides=strides,
-                             writeable=writeable).view(typed.dtype)
+    return _numpy_as_strided(raw, shape=shape, strides=strides, writeable=writeable).view(
+        typed.dtype
+    )
 
 
 def _take(a: np.ndarray, lanes) -> np.ndarray:
@@ -57,7 +71,7 @@ class TensorView:
 
     __slots__ = ("type", "base", "shape", "strides")
 
-    def __init__(self, type_, base: np.ndarray, shape: tuple, strides: tuple):
+    def __init__(self, type_: TensorViewType, base: np.ndarray, shape: tuple, strides: tuple):
         self.type = type_
         self.base = base
         self.shape = shape
@@ -65,13 +79,21 @@ class TensorView:
 
     @property
     def batch(self) -> int:
-        return max([self.base.shape[0], *(s.shape[0] for s in self.shape),
-                    *(s.shape[0] for s in self.strides)])
+        return max(
+            [
+                self.base.shape[0],
+                *(s.shape[0] for s in self.shape),
+                *(s.shape[0] for s in self.strides),
+            ]
+        )
 
-    def take(self, lanes) -> "TensorView":
-        return TensorView(self.type, _take(self.base, lanes),
-                          tuple(_take(s, lanes) for s in self.shape),
-                          tuple(_take(s, lanes) for s in self.strides))
+    def take(self, lanes: Optional[np.ndarray]) -> "TensorView":
+        return TensorView(
+            self.type,
+            _take(self.base, lanes),
+            tuple(_take(s, lanes) for s in self.shape),
+            tuple(_take(s, lanes) for s in self.strides),
+        )
 
     def __repr__(self) -> str:
         return f"TensorView({self.type}, base={self.base[:4]}...)"
@@ -82,7 +104,11 @@ class TileView:
 
     __slots__ = ("type", "tensor")
 
-    def __init__(self, type_, tensor: TensorView):
+    def __init__(
+        self,
+        type_: Union[PartitionViewType, StridedViewType, GatherScatterViewType],
+        tensor: TensorView,
+    ):
         self.type = type_
         self.tensor = tensor
 
@@ -90,7 +116,7 @@ class TileView:
     def batch(self) -> int:
         return self.tensor.batch
 
-    def take(self, lanes) -> "TileView":
+    def take(self, lanes: Optional[np.ndarray]) -> "TileView":
         return TileView(self.type, self.tensor.take(lanes))
 
     def __repr__(self) -> str:
@@ -127,8 +153,19 @@ class TilePlan:
     the tile's elements from its origin and ``fast`` is True.
     """
 
-    __slots__ = ("b", "tile", "origin", "full", "offsets", "fast", "span", "_coords", "_base",
-                 "_strides", "_extents")
+    __slots__ = (
+        "b",
+        "tile",
+        "origin",
+        "full",
+        "offsets",
+        "fast",
+        "span",
+        "_coords",
+        "_base",
+        "_strides",
+        "_extents",
+    )
 
     def __init__(self, b, tile, origin, full, offsets, coords, base, strides, extents):
         self.b = b
@@ -162,34 +199,47 @@ class TilePlan:
             st = _take(self._strides[k], lanes).reshape((-1,) + (1,) * r)
             inb = inb & (c >= 0) & (c < ext)
             idx = idx + c * st
-        shape = (n,) + tuple(self.tile)
-        return np.broadcast_to(idx, shape), np.broadcast_to(inb, shape)
+        full = (n,) + tuple(self.tile)
+        return np.broadcast_to(idx, full), np.broadcast_to(inb, full)
 
     def windows(self, typed: np.ndarray) -> np.ndarray:
         """Every tile-shaped strided window of ``typed``, indexed by its origin element."""
         isz = typed.itemsize
         count = max(typed.shape[0] - self.span, 0)
         strides = (isz,) + tuple(int(s) * isz for s in offset_strides(self.offsets))
-        return as_strided(typed, shape=(count,) + tuple(self.tile), strides=strides,
-                          writeable=typed.flags.writeable)
+        return as_strided(
+            typed,
+            shape=(count,) + tuple(self.tile),
+            strides=strides,
+            writeable=typed.flags.writeable,
+        )
 
     def even_view(self, typed: np.ndarray, step: int, writeable: bool) -> np.ndarray:
         """The lanes' tiles as one ``(b, *tile)`` window view of ``typed`` (origins ``step``
         elements apart: :meth:`even_step`)."""
         isz = typed.itemsize
         strides = (step * isz,) + tuple(int(s) * isz for s in offset_strides(self.offsets))
-        return as_strided(typed[int(self.origin[0]):], shape=(self.b,) + self.tile,
-                          strides=strides, writeable=writeable)
+        return as_strided(
+            typed[int(self.origin[0]) :],
+            shape=(self.b,) + self.tile,
+            strides=strides,
+            writeable=writeable,
+        )
 
     def grid_view(self, typed: np.ndarray, grid: tuple[int, int, int]) -> np.ndarray:
         """The lanes' tiles as one read-only ``(rows, cols, *tile)`` window view of
         ``typed`` (``grid`` from :meth:`grid_steps`)."""
         cols, inner, outer = grid
         isz = typed.itemsize
-        strides = (outer * isz, inner * isz) + tuple(int(s) * isz
-                                                     for s in offset_strides(self.offsets))
-        return as_strided(typed[int(self.origin[0]):], shape=(self.b // cols, cols) + self.tile,
-                          strides=strides, writeable=False)
+        strides = (outer * isz, inner * isz) + tuple(
+            int(s) * isz for s in offset_strides(self.offsets)
+        )
+        return as_strided(
+            typed[int(self.origin[0]) :],
+            shape=(self.b // cols, cols) + self.tile,
+            strides=strides,
+            writeable=False,
+        )
 
     def dense(self) -> bool:
         """Whether each tile is one run of consecutive elements (row-major, no gaps)."""
@@ -262,8 +312,9 @@ def tile_offsets(tile: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
     return offsets
 
 
-def plan_tile(view: TileView, indices: list[np.ndarray], base_elem: np.ndarray,
-              b: int) -> tuple[TilePlan, list]:
+def plan_tile(
+    view: TileView, indices: list[np.ndarray], base_elem: np.ndarray, b: int
+) -> tuple[TilePlan, list]:
     """The plan for ``b`` lanes; also the index-space violations as (lane, index, extent).
 
     ``indices`` are the view index operands as non-negative ``int64`` (batch axis);

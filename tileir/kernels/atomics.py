@@ -18,15 +18,40 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (F32, F64, FREE_AXIS, I32, I64, In, Out, Shared, atomic, atomic_add,
-                    atomic_cas, atomic_cell, block_id, cells, iota, load_cell, store_cell, trace)
+from tileir import (
+    F32,
+    F64,
+    FREE_AXIS,
+    I32,
+    I64,
+    In,
+    Out,
+    Shared,
+    atomic,
+    atomic_add,
+    atomic_cas,
+    atomic_cell,
+    block_id,
+    cells,
+    iota,
+    load_cell,
+    store_cell,
+    trace,
+)
 from tileir.kernels.common import make
 
 N, T, SLOTS = 1000, 128, 16
 _GRID = ((N + T - 1) // T,)
 
-_NUMPY = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor, "add": np.add,
-          "addf": np.add, "max": np.maximum, "min": np.minimum}
+_NUMPY = {
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+    "add": np.add,
+    "addf": np.add,
+    "max": np.maximum,
+    "min": np.minimum,
+}
 
 
 def _sixteenths(rng, n: int, fmt) -> np.ndarray:
@@ -46,9 +71,9 @@ def _rmw_spec(mode: str, fmt, ordering: str = "relaxed", scope: str = "device") 
 
     def body(x, table):
         t = yield load_cell(x)
-        if fmt.is_float:    # slot trunc(16 x) mod 16, in [0, 16)
+        if fmt.is_float:  # slot trunc(16 x) mod 16, in [0, 16)
             slot = ((t * 16.0).to(I32) % SLOTS + SLOTS) % SLOTS
-        else:               # x mod 16 in [0, 16): trunci to i32 keeps the low bits
+        else:  # x mod 16 in [0, 16): trunci to i32 keeps the low bits
             slot = ((t if fmt == I32 else t.to(I32)) % SLOTS + SLOTS) % SLOTS
         yield atomic(mode, table, slot, t, mask=_lanes(), ordering=ordering, scope=scope)
 
@@ -79,7 +104,7 @@ def _rmw_spec(mode: str, fmt, ordering: str = "relaxed", scope: str = "device") 
         return [x, out]
 
     def inputs(rng):
-        if fmt.is_float:   # sixteenths: every partial sum is exact, so any order agrees
+        if fmt.is_float:  # sixteenths: every partial sum is exact, so any order agrees
             x = _sixteenths(rng, N, fmt)
             table = _sixteenths(rng, SLOTS, fmt)
         else:
@@ -88,9 +113,16 @@ def _rmw_spec(mode: str, fmt, ordering: str = "relaxed", scope: str = "device") 
             table = rng.integers(-big, big, SLOTS).astype(fmt.numpy_dtype)
         return [x, table], _GRID
 
-    make(name, build, reference, inputs, None, "atomic",
-         f"{N} {fmt} values combined with atomic {mode} ({ordering}, {scope} scope) into a "
-         f"16-slot table, many lanes a slot")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "atomic",
+        f"{N} {fmt} values combined with atomic {mode} ({ordering}, {scope} scope) into a "
+        f"16-slot table, many lanes a slot",
+    )
 
 
 def _xchg_spec() -> None:
@@ -112,12 +144,24 @@ def _xchg_spec() -> None:
         new[ids] = x
         return [x, ids, new, table[ids]]
 
-    make(name, build, reference,
-         lambda r: ([r.integers(-10**6, 10**6, N).astype(np.int32),
-                     r.permutation(N).astype(np.int32),
-                     r.integers(-10**6, 10**6, N).astype(np.int32), np.zeros(N, np.int32)], None),
-         None, "atomic", "each lane swaps its value into a distinct slot (xchg, acq_rel, system "
-                         "scope) and stores what it found there")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: (
+            [
+                r.integers(-(10**6), 10**6, N).astype(np.int32),
+                r.permutation(N).astype(np.int32),
+                r.integers(-(10**6), 10**6, N).astype(np.int32),
+                np.zeros(N, np.int32),
+            ],
+            None,
+        ),
+        None,
+        "atomic",
+        "each lane swaps its value into a distinct slot (xchg, acq_rel, system "
+        "scope) and stores what it found there",
+    )
 
 
 def _cas_spec(fmt) -> None:
@@ -148,14 +192,21 @@ def _cas_spec(fmt) -> None:
             table = rng.uniform(-1, 1, N).astype(fmt.numpy_dtype)
             value = rng.uniform(-1, 1, N).astype(fmt.numpy_dtype)
         else:
-            table = rng.integers(-10**6, 10**6, N).astype(fmt.numpy_dtype)
-            value = rng.integers(-10**6, 10**6, N).astype(fmt.numpy_dtype)
+            table = rng.integers(-(10**6), 10**6, N).astype(fmt.numpy_dtype)
+            value = rng.integers(-(10**6), 10**6, N).astype(fmt.numpy_dtype)
         expect = np.where(rng.integers(0, 2, N) == 1, table[ids], value).astype(fmt.numpy_dtype)
         return [expect, value, ids, table, np.zeros(N, fmt.numpy_dtype)], None
 
-    make(name, build, reference, inputs, None, "atomic",
-         f"compare-and-swap of {fmt} values into distinct slots (acquire): about half the "
-         f"lanes expect what is there and swap; each stores what it found")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "atomic",
+        f"compare-and-swap of {fmt} values into distinct slots (acquire): about half the "
+        f"lanes expect what is there and swap; each stores what it found",
+    )
 
 
 def _histogram(fmt) -> None:
@@ -178,11 +229,23 @@ def _histogram(fmt) -> None:
         sums = np.bincount(keys[ok], weights=weights[ok].astype(np.float64), minlength=bins)
         return [keys, weights, (hist + sums).astype(fmt.numpy_dtype)]
 
-    make(name, build, reference,
-         lambda r: ([r.integers(-4, bins + 4, N).astype(np.int32),
-                     np.abs(_sixteenths(r, N, fmt)) * 2, np.zeros(bins, fmt.numpy_dtype)], _GRID),
-         None, "atomic", f"a weighted 32-bin histogram of {N} keys with {fmt} weights (atomic addf, "
-                   f"keys outside [0, 32) masked off)")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: (
+            [
+                r.integers(-4, bins + 4, N).astype(np.int32),
+                np.abs(_sixteenths(r, N, fmt)) * 2,
+                np.zeros(bins, fmt.numpy_dtype),
+            ],
+            _GRID,
+        ),
+        None,
+        "atomic",
+        f"a weighted 32-bin histogram of {N} keys with {fmt} weights (atomic addf, "
+        f"keys outside [0, 32) masked off)",
+    )
 
 
 def _cell_spec(mode: str, fmt, scope: str = "device") -> None:
@@ -194,8 +257,12 @@ def _cell_spec(mode: str, fmt, scope: str = "device") -> None:
         yield atomic_cell(mode, acc, t, [0], scope=scope)
 
     def build():
-        return trace(name, body, In(fmt, cells([rows * T], [T])),
-                     Shared(fmt, cells([T], [T], along=[FREE_AXIS])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([rows * T], [T])),
+            Shared(fmt, cells([T], [T], along=[FREE_AXIS])),
+        )
 
     def reference(args):
         x, acc = args
@@ -213,31 +280,53 @@ def _cell_spec(mode: str, fmt, scope: str = "device") -> None:
         if fmt.is_float:
             return [_sixteenths(rng, rows * T, fmt), _sixteenths(rng, T, fmt)], (rows,)
         big = 2 ** (fmt.bits - 2)
-        return [rng.integers(-big, big, rows * T).astype(fmt.numpy_dtype),
-                rng.integers(-big, big, T).astype(fmt.numpy_dtype)], (rows,)
+        return [
+            rng.integers(-big, big, rows * T).astype(fmt.numpy_dtype),
+            rng.integers(-big, big, T).astype(fmt.numpy_dtype),
+        ], (rows,)
 
-    make(name, build, reference, inputs, None, "atomic",
-         f"each of {rows} blocks combines its cell of 128 {fmt} into one Shared cell with "
-         f"{mode} ({scope} scope; atomic_red_view_tko)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "atomic",
+        f"each of {rows} blocks combines its cell of 128 {fmt} into one Shared cell with "
+        f"{mode} ({scope} scope; atomic_red_view_tko)",
+    )
 
 
 def _family() -> None:
     for mode, fmt, ordering, scope in (
-            ("and", I32, "relaxed", "device"), ("or", I32, "acquire", "device"),
-            ("xor", I64, "release", "device"), ("add", I64, "acq_rel", "device"),
-            ("max", I32, "relaxed", "sys"), ("min", I64, "relaxed", "tl_blk"),
-            ("umax", I32, "relaxed", "device"), ("umin", I64, "relaxed", "device"),
-            ("addf", F32, "relaxed", "device"), ("addf", F64, "acq_rel", "sys")):
+        ("and", I32, "relaxed", "device"),
+        ("or", I32, "acquire", "device"),
+        ("xor", I64, "release", "device"),
+        ("add", I64, "acq_rel", "device"),
+        ("max", I32, "relaxed", "sys"),
+        ("min", I64, "relaxed", "tl_blk"),
+        ("umax", I32, "relaxed", "device"),
+        ("umin", I64, "relaxed", "device"),
+        ("addf", F32, "relaxed", "device"),
+        ("addf", F64, "acq_rel", "sys"),
+    ):
         _rmw_spec(mode, fmt, ordering, scope)
     _xchg_spec()
     _cas_spec(I32)
     _cas_spec(I64)
     _histogram(F32)
     _histogram(F64)
-    for mode, fmt, scope in (("add", I32, "device"), ("max", I32, "tl_blk"), ("min", I64, "device"),
-                             ("umax", I64, "device"), ("umin", I32, "device"),
-                             ("and", I64, "device"), ("or", I32, "device"), ("xor", I32, "tl_blk"),
-                             ("addf", F32, "device")):
+    for mode, fmt, scope in (
+        ("add", I32, "device"),
+        ("max", I32, "tl_blk"),
+        ("min", I64, "device"),
+        ("umax", I64, "device"),
+        ("umin", I32, "device"),
+        ("and", I64, "device"),
+        ("or", I32, "device"),
+        ("xor", I32, "tl_blk"),
+        ("addf", F32, "device"),
+    ):
         _cell_spec(mode, fmt, scope)
 
 

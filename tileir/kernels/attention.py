@@ -16,11 +16,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (BF16, F16, F32, F64, FREE_AXIS, In, Out, Scalar, block_id, cells, exp,
-                    for_range, full, iota, load_at, load_cell, maximum, mma, reduce_max,
-                    reduce_sum, scalar, store_cell, trace, where, zeros)
+from tileir import (
+    BF16,
+    F16,
+    F32,
+    F64,
+    FREE_AXIS,
+    In,
+    Out,
+    Scalar,
+    block_id,
+    cells,
+    exp,
+    for_range,
+    full,
+    iota,
+    load_at,
+    load_cell,
+    maximum,
+    mma,
+    reduce_max,
+    reduce_sum,
+    scalar,
+    store_cell,
+    trace,
+    where,
+    zeros,
+)
+from tileir.host.tolerance import Tolerance
 from tileir.kernels.common import make, uniform
-from tileir.kernels.registry import Tolerance
 
 SEQ, BQ, BK = 128, 32, 32
 
@@ -33,8 +57,12 @@ def _np_attention(q, k, v, scale, causal=False):
     return (p / p.sum(axis=1, keepdims=True)) @ v
 
 
-_TOL = {"f64": Tolerance(rtol=1e-10, atol=1e-12), "f32": Tolerance(rtol=1e-4, atol=1e-5),
-        "f16": Tolerance(rtol=4e-3, atol=4e-3), "bf16": Tolerance(rtol=2e-2, atol=2e-2)}
+_TOL = {
+    "f64": Tolerance(rtol=1e-10, atol=1e-12),
+    "f32": Tolerance(rtol=1e-4, atol=1e-5),
+    "f16": Tolerance(rtol=4e-3, atol=4e-3),
+    "bf16": Tolerance(rtol=2e-2, atol=2e-2),
+}
 
 
 def _flash_spec(fmt, head: int, causal: bool = False) -> None:
@@ -42,7 +70,7 @@ def _flash_spec(fmt, head: int, causal: bool = False) -> None:
     name = f"flash_attn_{fmt}_d{head}" + ("_causal" if causal else "")
 
     def body(q, k, v, o, scale):
-        tq = yield load_cell(q)                                    # [BQ, head]
+        tq = yield load_cell(q)  # [BQ, head]
         m0 = full([BQ, 1], -np.inf, acc_fmt)
         l0 = full([BQ, 1], 0.0, acc_fmt)
         rows = block_id(0) * BQ + iota(BQ).reshape([BQ, 1])
@@ -83,9 +111,16 @@ def _flash_spec(fmt, head: int, causal: bool = False) -> None:
 
     what = "causal " if causal else ""
     acc_note = "" if fmt in (F64, F32) else ", f32 accumulators and softmax"
-    make(name, build, reference, inputs, _TOL[fmt.name], "attention",
-         f"{what}flash attention forward in {fmt}{acc_note}: {SEQ} queries and keys of width "
-         f"{head}, blocks of {BQ}")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _TOL[fmt.name],
+        "attention",
+        f"{what}flash attention forward in {fmt}{acc_note}: {SEQ} queries and keys of width "
+        f"{head}, blocks of {BQ}",
+    )
 
 
 def _oneblock_spec(fmt) -> None:
@@ -108,18 +143,29 @@ def _oneblock_spec(fmt) -> None:
 
     def reference(args):
         q, k, v, o, scale = args
-        out = _np_attention(*[x.astype(np.float64).reshape(n, head) for x in (q, k, v)],
-                            float(np.asarray(scale, fmt.numpy_dtype)))
+        out = _np_attention(
+            *[x.astype(np.float64).reshape(n, head) for x in (q, k, v)],
+            float(np.asarray(scale, fmt.numpy_dtype)),
+        )
         return [q, k, v, out.reshape(-1).astype(fmt.numpy_dtype), scale]
 
     def inputs(rng):
         dt = fmt.numpy_dtype
-        return [uniform(-1, 1)(rng, n * head, dt) for _ in range(3)] + \
-            [np.zeros(n * head, dt), float(1.0 / np.sqrt(head))], None
+        return [uniform(-1, 1)(rng, n * head, dt) for _ in range(3)] + [
+            np.zeros(n * head, dt),
+            float(1.0 / np.sqrt(head)),
+        ], None
 
-    make(name, build, reference, inputs, _TOL[fmt.name], "attention",
-         f"attention of {n} queries over {n} keys (width {head}) in one {fmt} block: "
-         f"softmax of the whole score matrix, then one product with V")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _TOL[fmt.name],
+        "attention",
+        f"attention of {n} queries over {n} keys (width {head}) in one {fmt} block: "
+        f"softmax of the whole score matrix, then one product with V",
+    )
 
 
 def _family() -> None:

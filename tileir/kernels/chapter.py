@@ -1,19 +1,44 @@
-"""The chapter's kernels (seeds/002), each with its host reference, plus flash attention.
+"""The chapter's kernels, each with its host reference, plus flash attention.
 
 vadd, vadd over a tail (1000 elements in cells of 128), softmax with neg_inf
 padding, matmul with a K loop, row softmax with keepdims, transpose through
 Shared, a histogram with atomics through Shared, and flash attention forward
-(the seed's backend page records it).
+(the chapter's example kernels, as Dawn's tileir shows them; README.md lists them).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tileir import (F64, FREE_AXIS, I32, In, Out, Scalar, Shared, atomic_add, block_id, cells,
-                    exp, for_range, full, iota, load_at, load_cell, maximum, mma, reduce_max,
-                    reduce_sum, scalar, store, store_cell, trace, zeros)
-from tileir.kernels.registry import KernelSpec, Tolerance, random_values, register
+from tileir import (
+    F64,
+    FREE_AXIS,
+    I32,
+    In,
+    Out,
+    Scalar,
+    Shared,
+    atomic_add,
+    block_id,
+    cells,
+    exp,
+    for_range,
+    full,
+    iota,
+    load_at,
+    load_cell,
+    maximum,
+    mma,
+    reduce_max,
+    reduce_sum,
+    scalar,
+    store,
+    store_cell,
+    trace,
+    zeros,
+)
+from tileir.host.tolerance import Tolerance
+from tileir.kernels.registry import KernelSpec, random_values, register
 
 F64_CLOSE = Tolerance(rtol=1e-12, atol=1e-14)
 
@@ -40,15 +65,23 @@ def _vadd_spec(name: str, n: int, doc: str) -> KernelSpec:
         return [a, b, out]
 
     def inputs(rng):
-        return [random_values(rng, n, np.float64), random_values(rng, n, np.float64),
-                np.zeros(n)], None
+        return [
+            random_values(rng, n, np.float64),
+            random_values(rng, n, np.float64),
+            np.zeros(n),
+        ], None
 
     return KernelSpec(name, build, reference, inputs, None, "chapter", doc)
 
 
 register(_vadd_spec("vadd", 256, "256 elements in cells of 128: two blocks"))
-register(_vadd_spec("vadd_tail", 1000, "1000 elements in cells of 128: the last cell has 24 "
-                                       "lanes past the extent"))
+register(
+    _vadd_spec(
+        "vadd_tail",
+        1000,
+        "1000 elements in cells of 128: the last cell has 24 lanes past the extent",
+    )
+)
 
 
 # ----------------------------------------------------------------------------- softmax
@@ -62,8 +95,9 @@ def softmax(x, out):
 
 
 def _softmax_build():
-    return trace("softmax", softmax, In(F64, cells([3], [4], pad="neg_inf")),
-                 Out(F64, cells([3], [4])))
+    return trace(
+        "softmax", softmax, In(F64, cells([3], [4], pad="neg_inf")), Out(F64, cells([3], [4]))
+    )
 
 
 def _softmax_ref(args):
@@ -75,10 +109,17 @@ def _softmax_ref(args):
     return [x, out]
 
 
-register(KernelSpec(
-    "softmax", _softmax_build, _softmax_ref,
-    lambda rng: ([random_values(rng, 3, np.float64), np.full(3, 9.0)], None),
-    F64_CLOSE, "chapter", "softmax over 3 lanes of a 4-lane cell with neg_inf padding"))
+register(
+    KernelSpec(
+        "softmax",
+        _softmax_build,
+        _softmax_ref,
+        lambda rng: ([random_values(rng, 3, np.float64), np.full(3, 9.0)], None),
+        F64_CLOSE,
+        "chapter",
+        "softmax over 3 lanes of a 4-lane cell with neg_inf padding",
+    )
+)
 
 
 # ----------------------------------------------------------------------------- matmul
@@ -89,6 +130,7 @@ MM_TM, MM_TN, MM_TK = 64, 64, 32
 
 def matmul(a, b, c):
     """One 64x64 tile of ``c`` per block, walking along K with an explicit accumulator."""
+
     def step(k, acc):
         ta = yield load_at(a, [k])
         tb = yield load_at(b, [k])
@@ -111,11 +153,24 @@ def _matmul_ref(args):
     return [a, b, prod.reshape(-1)]
 
 
-register(KernelSpec(
-    "matmul", _matmul_build, _matmul_ref,
-    lambda rng: ([random_values(rng, MM_M * MM_K, np.float64),
-                  random_values(rng, MM_K * MM_N, np.float64), np.zeros(MM_M * MM_N)], None),
-    Tolerance(rtol=1e-12, atol=1e-11), "chapter", "256^3 f64 matmul, a K loop of 8 trips"))
+register(
+    KernelSpec(
+        "matmul",
+        _matmul_build,
+        _matmul_ref,
+        lambda rng: (
+            [
+                random_values(rng, MM_M * MM_K, np.float64),
+                random_values(rng, MM_K * MM_N, np.float64),
+                np.zeros(MM_M * MM_N),
+            ],
+            None,
+        ),
+        Tolerance(rtol=1e-12, atol=1e-11),
+        "chapter",
+        "256^3 f64 matmul, a K loop of 8 trips",
+    )
+)
 
 
 # ----------------------------------------------------------------------------- row softmax
@@ -123,8 +178,8 @@ register(KernelSpec(
 
 def row_softmax(x, out):
     """Each block turns 32 rows of 64 scores into a softmax per row."""
-    s = yield load_cell(x)                                   # [32, 64]
-    p = exp(s - reduce_max(s, keepdims=True))                # [32, 1], widened to [32, 64]
+    s = yield load_cell(x)  # [32, 64]
+    p = exp(s - reduce_max(s, keepdims=True))  # [32, 1], widened to [32, 64]
     yield store_cell(out, p / reduce_sum(p, keepdims=True))
 
 
@@ -140,10 +195,17 @@ def _row_softmax_ref(args):
     return [x, (p / p.sum(axis=1, keepdims=True)).reshape(-1)]
 
 
-register(KernelSpec(
-    "row_softmax", _row_softmax_build, _row_softmax_ref,
-    lambda rng: ([random_values(rng, 256 * 64, np.float64), np.zeros(256 * 64)], None),
-    F64_CLOSE, "chapter", "softmax over rows of 64, 32 rows a block, with keepdims"))
+register(
+    KernelSpec(
+        "row_softmax",
+        _row_softmax_build,
+        _row_softmax_ref,
+        lambda rng: ([random_values(rng, 256 * 64, np.float64), np.zeros(256 * 64)], None),
+        F64_CLOSE,
+        "chapter",
+        "softmax over rows of 64, 32 rows a block, with keepdims",
+    )
+)
 
 
 # ----------------------------------------------------------------------------- transpose
@@ -166,10 +228,17 @@ def _transpose_ref(args):
     return [x, x.reshape(128, 64).T.reshape(-1).copy()]
 
 
-register(KernelSpec(
-    "transpose", _transpose_build, _transpose_ref,
-    lambda rng: ([random_values(rng, 128 * 64, np.float64), np.zeros(128 * 64)], (4, 2)),
-    None, "chapter", "128x64 transposed through a Shared out; the caller gives the grid"))
+register(
+    KernelSpec(
+        "transpose",
+        _transpose_build,
+        _transpose_ref,
+        lambda rng: ([random_values(rng, 128 * 64, np.float64), np.zeros(128 * 64)], (4, 2)),
+        None,
+        "chapter",
+        "128x64 transposed through a Shared out; the caller gives the grid",
+    )
+)
 
 
 # ----------------------------------------------------------------------------- histogram
@@ -196,11 +265,23 @@ def _histogram_ref(args):
     return [values, hist + np.bincount(ok, minlength=HIST_BINS).astype(np.int32)]
 
 
-register(KernelSpec(
-    "histogram", _histogram_build, _histogram_ref,
-    lambda rng: ([rng.integers(-2, HIST_BINS + 2, HIST_N).astype(np.int32),
-                  np.zeros(HIST_BINS, np.int32)], (8,)),
-    None, "chapter", "a 16-bin histogram of 1000 i32 values with atomic adds"))
+register(
+    KernelSpec(
+        "histogram",
+        _histogram_build,
+        _histogram_ref,
+        lambda rng: (
+            [
+                rng.integers(-2, HIST_BINS + 2, HIST_N).astype(np.int32),
+                np.zeros(HIST_BINS, np.int32),
+            ],
+            (8,),
+        ),
+        None,
+        "chapter",
+        "a 16-bin histogram of 1000 i32 values with atomic adds",
+    )
+)
 
 
 # ----------------------------------------------------------------------------- flash attention
@@ -234,8 +315,9 @@ def flash_attn(q, k, v, o, scale):
 def _flash_build():
     qo = cells([ATT_N, ATT_D], [FA_BQ, ATT_D])
     kv = cells([ATT_N, ATT_D], [FA_BK, ATT_D], along=[FREE_AXIS, 1])
-    return trace("flash_attn", flash_attn, In(F64, qo), In(F64, kv), In(F64, kv), Out(F64, qo),
-                 Scalar(F64))
+    return trace(
+        "flash_attn", flash_attn, In(F64, qo), In(F64, kv), In(F64, kv), Out(F64, qo), Scalar(F64)
+    )
 
 
 def _flash_ref(args):
@@ -246,9 +328,18 @@ def _flash_ref(args):
     return [q, k, v, out.reshape(-1), scale]
 
 
-register(KernelSpec(
-    "flash_attn", _flash_build, _flash_ref,
-    lambda rng: ([random_values(rng, ATT_N * ATT_D, np.float64) for _ in range(3)]
-                 + [np.zeros(ATT_N * ATT_D), float(1 / np.sqrt(ATT_D))], None),
-    Tolerance(rtol=1e-10, atol=1e-12), "chapter",
-    "flash attention forward in f64: 64 queries and keys of width 32, blocks of 32"))
+register(
+    KernelSpec(
+        "flash_attn",
+        _flash_build,
+        _flash_ref,
+        lambda rng: (
+            [random_values(rng, ATT_N * ATT_D, np.float64) for _ in range(3)]
+            + [np.zeros(ATT_N * ATT_D), float(1 / np.sqrt(ATT_D))],
+            None,
+        ),
+        Tolerance(rtol=1e-10, atol=1e-12),
+        "chapter",
+        "flash attention forward in f64: 64 queries and keys of width 32, blocks of 32",
+    )
+)

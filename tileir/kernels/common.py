@@ -33,11 +33,28 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from tileir.kernels.registry import KernelSpec, Tolerance, register
+from tileir import In, Out, Scalar, cells, load_cell, scalar, store_cell, trace
+from tileir.host.tolerance import Tolerance
+from tileir.kernels.registry import KernelSpec, register
 from tileir.types import Format
 
-__all__ = ["ARCHS_FP8", "ARCHS_SM100", "ARCHS_FNV8", "archs_for", "ulp", "tol", "exact",
-           "uniform", "ints", "positive", "make", "copy_out", "host", "fmt_tag", "ew_spec"]
+__all__ = [
+    "ARCHS_FP8",
+    "ARCHS_SM100",
+    "ARCHS_FNV8",
+    "archs_for",
+    "ulp",
+    "tol",
+    "exact",
+    "uniform",
+    "ints",
+    "positive",
+    "make",
+    "copy_out",
+    "host",
+    "fmt_tag",
+    "ew_spec",
+]
 
 #: The architectures (of those tileiras 13.4.92 knows) that assemble fp8 (e4m3 / e5m2) tiles.
 ARCHS_FP8 = ("sm_90", "sm_100", "sm_103", "sm_107", "sm_110", "sm_120", "sm_121")
@@ -46,8 +63,13 @@ ARCHS_SM100 = ("sm_100", "sm_103", "sm_107", "sm_110", "sm_120", "sm_121")
 #: fnv8E5M3FNU: only sm_107 assembles it (outside the gates' usual four).
 ARCHS_FNV8 = ("sm_107",)
 
-_NEEDS = {"f8E4M3FN": ARCHS_FP8, "f8E5M2": ARCHS_FP8, "f8E8M0FNU": ARCHS_SM100,
-          "f4E2M1FN": ARCHS_SM100, "fnv8E5M3FNU": ARCHS_FNV8}
+_NEEDS = {
+    "f8E4M3FN": ARCHS_FP8,
+    "f8E5M2": ARCHS_FP8,
+    "f8E8M0FNU": ARCHS_SM100,
+    "f4E2M1FN": ARCHS_SM100,
+    "fnv8E5M3FNU": ARCHS_FNV8,
+}
 
 
 def archs_for(*formats: Format) -> Optional[tuple]:
@@ -62,9 +84,18 @@ def archs_for(*formats: Format) -> Optional[tuple]:
 
 
 #: One unit in the last place, relative, of each float format (2^-mantissa bits).
-_ULP = {"f64": 2.0 ** -52, "f32": 2.0 ** -23, "tf32": 2.0 ** -10, "f16": 2.0 ** -10,
-        "bf16": 2.0 ** -7, "f8E4M3FN": 2.0 ** -3, "f8E5M2": 2.0 ** -2, "f8E8M0FNU": 1.0,
-        "f4E2M1FN": 0.5, "fnv8E5M3FNU": 2.0 ** -3}
+_ULP = {
+    "f64": 2.0**-52,
+    "f32": 2.0**-23,
+    "tf32": 2.0**-10,
+    "f16": 2.0**-10,
+    "bf16": 2.0**-7,
+    "f8E4M3FN": 2.0**-3,
+    "f8E5M2": 2.0**-2,
+    "f8E8M0FNU": 1.0,
+    "f4E2M1FN": 0.5,
+    "fnv8E5M3FNU": 2.0**-3,
+}
 
 
 def ulp(fmt: Format) -> float:
@@ -91,8 +122,10 @@ def host(fmt: Format) -> np.dtype:
 
 def uniform(lo: float = -4.0, hi: float = 4.0) -> Callable:
     """Values uniform in ``[lo, hi)``, rounded to the buffer's format."""
+
     def make(rng: np.random.Generator, n: int, dtype) -> np.ndarray:
         return rng.uniform(lo, hi, size=n).astype(np.float64).astype(dtype)
+
     return make
 
 
@@ -102,15 +135,22 @@ def positive(lo: float = 0.25, hi: float = 8.0) -> Callable:
 
 def ints(lo: int = -100, hi: int = 100) -> Callable:
     """Integers in ``[lo, hi)``."""
+
     def make(rng: np.random.Generator, n: int, dtype) -> np.ndarray:
         return rng.integers(lo, hi, size=n).astype(dtype)
+
     return make
 
 
 def fmt_tag(fmt: Format) -> str:
     """A format's name as it goes into a kernel name (``f8E4M3FN`` -> ``e4m3``)."""
-    return {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2", "f8E8M0FNU": "e8m0", "f4E2M1FN": "e2m1",
-            "fnv8E5M3FNU": "e5m3"}.get(fmt.name, fmt.name)
+    return {
+        "f8E4M3FN": "e4m3",
+        "f8E5M2": "e5m2",
+        "f8E8M0FNU": "e8m0",
+        "f4E2M1FN": "e2m1",
+        "fnv8E5M3FNU": "e5m3",
+    }.get(fmt.name, fmt.name)
 
 
 # ----------------------------------------------------------------------------- specs
@@ -128,12 +168,29 @@ def copy_out(args: Sequence, index: int, values, count: Optional[int] = None) ->
     return out
 
 
-def make(name: str, build: Callable, reference: Callable, inputs: Callable,
-         tolerance: Optional[Tolerance], family: str, doc: str,
-         archs: Optional[Sequence[str]] = None) -> KernelSpec:
+def make(
+    name: str,
+    build: Callable,
+    reference: Callable,
+    inputs: Callable,
+    tolerance: Optional[Tolerance],
+    family: str,
+    doc: str,
+    archs: Optional[Sequence[str]] = None,
+) -> KernelSpec:
     """Register one kernel and return its spec."""
-    return register(KernelSpec(name, build, reference, inputs, tolerance, family, doc,
-                               None if archs is None else tuple(archs)))
+    return register(
+        KernelSpec(
+            name,
+            build,
+            reference,
+            inputs,
+            tolerance,
+            family,
+            doc,
+            None if archs is None else tuple(archs),
+        )
+    )
 
 
 # ----------------------------------------------------------------------------- element-wise
@@ -142,32 +199,41 @@ def make(name: str, build: Callable, reference: Callable, inputs: Callable,
 def _ew_body(fn: Callable, n_in: int):
     """A body that loads its cell of each In, applies ``fn`` (with the Scalars' values after
     the tiles) and stores the result in its cell of the Out."""
-    from tileir import load_cell, scalar, store_cell
 
     def body(*params):
         tiles = []
         for p in params[:n_in]:
             t = yield load_cell(p)
             tiles.append(t)
-        values = [scalar(p) for p in params[n_in + 1:]]
+        values = [scalar(p) for p in params[n_in + 1 :]]
         yield store_cell(params[n_in], fn(*tiles, *values))
 
     body.__name__ = getattr(fn, "__name__", "elementwise")
     return body
 
 
-def ew_spec(name: str, fn: Callable, ins: Sequence[Format], out: Format, ref: Callable,
-            gens: Sequence[Callable], *, n: int = 1000, tile: int = 128,
-            scalars: Sequence[tuple] = (), tolerance: Optional[Tolerance] = None,
-            family: str = "elementwise", doc: str = "", archs=None) -> KernelSpec:
+def ew_spec(
+    name: str,
+    fn: Callable,
+    ins: Sequence[Format],
+    out: Format,
+    ref: Callable,
+    gens: Sequence[Callable],
+    *,
+    n: int = 1000,
+    tile: int = 128,
+    scalars: Sequence[tuple] = (),
+    tolerance: Optional[Tolerance] = None,
+    family: str = "elementwise",
+    doc: str = "",
+    archs=None,
+) -> KernelSpec:
     """Register a 1-D element-wise kernel over ``n`` elements in cells of ``tile``.
 
     Parameters: one In per format of ``ins``, then the Out (``out``), then one Scalar per
     ``(format, make_value(rng))`` of ``scalars``.  ``ref(*inputs, *scalar_values)`` answers
     the ``n`` output values (numpy); ``gens[i](rng, n, dtype)`` makes input ``i``.
     """
-    from tileir import In, Out, Scalar, cells, trace
-
     ins = tuple(ins)
     n_in = len(ins)
     body = _ew_body(fn, n_in)
@@ -179,7 +245,7 @@ def ew_spec(name: str, fn: Callable, ins: Sequence[Format], out: Format, ref: Ca
 
     def reference(args):
         arrays = [np.asarray(a)[:n] for a in args[:n_in]]
-        values = list(args[n_in + 1:])
+        values = list(args[n_in + 1 :])
         return copy_out(args, n_in, ref(*arrays, *values), n)
 
     def inputs(rng):

@@ -16,12 +16,44 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (F32, F64, FREE_AXIS, I32, In, Out, Scalar, Shared, alias_fence, assert_,
-                    block_id, break_, cells, continue_, equal, for_range, grid_dependency_wait,
-                    if_, launch_dependents, load, load_at, load_cell, loop, print_, reduce_max,
-                    reduce_sum, scalar, sqrt, store, store_cell, together, trace, where, zeros)
+from tileir import (
+    F32,
+    F64,
+    FREE_AXIS,
+    I32,
+    In,
+    Out,
+    Scalar,
+    Shared,
+    alias_fence,
+    assert_,
+    block_id,
+    break_,
+    cells,
+    continue_,
+    equal,
+    for_range,
+    grid_dependency_wait,
+    if_,
+    launch_dependents,
+    load,
+    load_at,
+    load_cell,
+    loop,
+    print_,
+    reduce_max,
+    reduce_sum,
+    scalar,
+    sqrt,
+    store,
+    store_cell,
+    together,
+    trace,
+    where,
+    zeros,
+)
+from tileir.host.tolerance import Tolerance
 from tileir.kernels.common import make, tol, uniform
-from tileir.kernels.registry import Tolerance
 
 CH_N, CH_T = 4096, 256
 CHUNKS = CH_N // CH_T
@@ -43,8 +75,13 @@ def _first_hit(fmt) -> None:
         yield store_cell(out, found.reshape([1]))
 
     def build():
-        return trace(name, body, In(fmt, cells([CH_N], [CH_T], along=[FREE_AXIS])), Scalar(fmt),
-                     Out(I32, cells([1], [1])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([CH_N], [CH_T], along=[FREE_AXIS])),
+            Scalar(fmt),
+            Out(I32, cells([1], [1])),
+        )
 
     def reference(args):
         x, thr, out = args
@@ -52,14 +89,21 @@ def _first_hit(fmt) -> None:
         return [x, thr, np.array([hits[0] if hits.size else -1], np.int32)]
 
     def inputs(rng):
-        x = (rng.uniform(0, 1000, CH_N) if fmt.is_float else rng.integers(0, 1000, CH_N))
+        x = rng.uniform(0, 1000, CH_N) if fmt.is_float else rng.integers(0, 1000, CH_N)
         x = x.astype(fmt.numpy_dtype)
         thr = float(np.sort(x)[-2]) if fmt.is_float else int(np.sort(x)[-2])
         return [x, thr, np.zeros(1, np.int32)], None
 
-    make(name, build, reference, inputs, None, "control",
-         f"the first chunk of 256 {fmt} values holding one at or above a threshold: an open "
-         f"loop that breaks early (-1 when none does)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "control",
+        f"the first chunk of 256 {fmt} values holding one at or above a threshold: an open "
+        f"loop that breaks early (-1 when none does)",
+    )
 
 
 def _newton() -> None:
@@ -81,18 +125,23 @@ def _newton() -> None:
         g = cells([1024], [256])
         return trace(name, body, In(F64, g), Out(F64, g))
 
-    make(name, build, lambda a: [a[0], np.sqrt(a[0])],
-         lambda r: ([uniform(0.01, 100)(r, 1024, np.float64), np.zeros(1024)], None),
-         tol(F64, 16), "control",
-         "square roots by Newton's iteration until the block's lanes stop moving (a loop "
-         "with a data-dependent break)")
+    make(
+        name,
+        build,
+        lambda a: [a[0], np.sqrt(a[0])],
+        lambda r: ([uniform(0.01, 100)(r, 1024, np.float64), np.zeros(1024)], None),
+        tol(F64, 16),
+        "control",
+        "square roots by Newton's iteration until the block's lanes stop moving (a loop "
+        "with a data-dependent break)",
+    )
 
 
 def _collatz() -> None:
     name = "collatz_steps"
 
     def body(seeds, out):
-        n0 = (yield load_cell(seeds)).reshape([])               # one number a block
+        n0 = (yield load_cell(seeds)).reshape([])  # one number a block
 
         def trip(n, steps):
             yield if_(n <= 1, lambda: break_(steps))
@@ -113,11 +162,16 @@ def _collatz() -> None:
             s += 1
         return s
 
-    make(name, build,
-         lambda a: [a[0], np.array([steps(int(v)) for v in a[0]], np.int32)],
-         lambda r: ([r.integers(1, 5000, 32).astype(np.int32), np.zeros(32, np.int32)], None),
-         None, "control", "the Collatz step count of one i32 per block (an integer loop with "
-                          "an if/else picked by select and a break)")
+    make(
+        name,
+        build,
+        lambda a: [a[0], np.array([steps(int(v)) for v in a[0]], np.int32)],
+        lambda r: ([r.integers(1, 5000, 32).astype(np.int32), np.zeros(32, np.int32)], None),
+        None,
+        "control",
+        "the Collatz step count of one i32 per block (an integer loop with "
+        "an if/else picked by select and a break)",
+    )
 
 
 def _if_result() -> None:
@@ -138,9 +192,15 @@ def _if_result() -> None:
         s = rows.astype(np.float64).sum(axis=1, keepdims=True)
         return [x, np.where(s > 0, rows, -rows).reshape(-1)]
 
-    make(name, build, reference,
-         lambda r: ([uniform()(r, 1024, np.float32), np.zeros(1024, np.float32)], None), None,
-         "control", "each block of 64 negated when its sum is not positive (if with results)")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: ([uniform()(r, 1024, np.float32), np.zeros(1024, np.float32)], None),
+        None,
+        "control",
+        "each block of 64 negated when its sum is not positive (if with results)",
+    )
 
 
 def _if_effects() -> None:
@@ -167,10 +227,18 @@ def _if_effects() -> None:
         even = (np.arange(8) % 2 == 0)[:, None]
         return [x, np.where(even, rows * 2, rows + 1).reshape(-1).astype(np.int32)]
 
-    make(name, build, reference,
-         lambda r: ([r.integers(-1000, 1000, 1024).astype(np.int32), np.zeros(1024, np.int32)],
-                    None),
-         None, "control", "even blocks store 2x, odd blocks x + 1 (a store in each branch)")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: (
+            [r.integers(-1000, 1000, 1024).astype(np.int32), np.zeros(1024, np.int32)],
+            None,
+        ),
+        None,
+        "control",
+        "even blocks store 2x, odd blocks x + 1 (a store in each branch)",
+    )
 
 
 NEST = 4
@@ -184,26 +252,34 @@ def _nested() -> None:
             def inner(j, acc2):
                 t = yield load_at(x, [i, j])
                 return acc2 + t
+
             return (yield for_range(0, NEST, inner, init=acc))
 
         total = yield for_range(0, NEST, outer, init=zeros([64, 64], F32))
         yield store_cell(out, total)
 
     def build():
-        return trace(name, body,
-                     In(F32, cells([256, 256], [64, 64], along=[FREE_AXIS, FREE_AXIS])),
-                     Out(F32, cells([64, 64], [64, 64])))
+        return trace(
+            name,
+            body,
+            In(F32, cells([256, 256], [64, 64], along=[FREE_AXIS, FREE_AXIS])),
+            Out(F32, cells([64, 64], [64, 64])),
+        )
 
     def reference(args):
         x, out = args
         tiles = x.astype(np.float64).reshape(NEST, 64, NEST, 64).sum(axis=(0, 2))
         return [x, tiles.reshape(-1).astype(np.float32)]
 
-    make(name, build, reference,
-         lambda r: ([uniform()(r, 256 * 256, np.float32), np.zeros(64 * 64, np.float32)], None),
-         Tolerance(rtol=1e-6, atol=2e-5), "control",
-         "the sum of the 16 64x64 tiles of a 256x256 matrix (two "
-                                 "nested for loops)")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: ([uniform()(r, 256 * 256, np.float32), np.zeros(64 * 64, np.float32)], None),
+        Tolerance(rtol=1e-6, atol=2e-5),
+        "control",
+        "the sum of the 16 64x64 tiles of a 256x256 matrix (two nested for loops)",
+    )
 
 
 def _strided_for() -> None:
@@ -217,17 +293,26 @@ def _strided_for() -> None:
         yield store_cell(out, total)
 
     def build():
-        return trace(name, body, In(F32, cells([CH_N], [CH_T], along=[FREE_AXIS])),
-                     Out(F32, cells([CH_T], [CH_T])))
+        return trace(
+            name,
+            body,
+            In(F32, cells([CH_N], [CH_T], along=[FREE_AXIS])),
+            Out(F32, cells([CH_T], [CH_T])),
+        )
 
     def reference(args):
         x, out = args
         return [x, x.astype(np.float64).reshape(CHUNKS, CH_T)[::2].sum(axis=0).astype(np.float32)]
 
-    make(name, build, reference,
-         lambda r: ([uniform()(r, CH_N, np.float32), np.zeros(CH_T, np.float32)], None),
-         Tolerance(rtol=1e-6, atol=2e-5), "control",
-         "the sum of the even-numbered chunks (a for loop with step 2)")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: ([uniform()(r, CH_N, np.float32), np.zeros(CH_T, np.float32)], None),
+        Tolerance(rtol=1e-6, atol=2e-5),
+        "control",
+        "the sum of the even-numbered chunks (a for loop with step 2)",
+    )
 
 
 def _dynamic_for(unsigned: bool) -> None:
@@ -241,19 +326,35 @@ def _dynamic_for(unsigned: bool) -> None:
         yield store_cell(out, total)
 
     def build():
-        return trace(name, body, In(I32, cells([CH_N], [CH_T], along=[FREE_AXIS])), Scalar(I32),
-                     Out(I32, cells([CH_T], [CH_T])))
+        return trace(
+            name,
+            body,
+            In(I32, cells([CH_N], [CH_T], along=[FREE_AXIS])),
+            Scalar(I32),
+            Out(I32, cells([CH_T], [CH_T])),
+        )
 
     def reference(args):
         x, n, out = args
         return [x, n, x.reshape(CHUNKS, CH_T)[:n].sum(axis=0).astype(np.int32)]
 
     how = " compared unsigned (for unsigned)" if unsigned else ""
-    make(name, build, reference,
-         lambda r: ([r.integers(-1000, 1000, CH_N).astype(np.int32), int(r.integers(3, CHUNKS)),
-                     np.zeros(CH_T, np.int32)], None),
-         None, "control", f"the sum of the first n chunks, n a Scalar: a for loop with a "
-                          f"bound known at launch{how}")
+    make(
+        name,
+        build,
+        reference,
+        lambda r: (
+            [
+                r.integers(-1000, 1000, CH_N).astype(np.int32),
+                int(r.integers(3, CHUNKS)),
+                np.zeros(CH_T, np.int32),
+            ],
+            None,
+        ),
+        None,
+        "control",
+        f"the sum of the first n chunks, n a Scalar: a for loop with a bound known at launch{how}",
+    )
 
 
 def _assert_sqrt() -> None:
@@ -268,9 +369,15 @@ def _assert_sqrt() -> None:
         g = cells([1024], [256])
         return trace(name, body, In(F32, g), Out(F32, g))
 
-    make(name, build, lambda a: [a[0], np.sqrt(a[0])],
-         lambda r: ([uniform(0, 50)(r, 1024, np.float32), np.zeros(1024, np.float32)], None),
-         None, "control", "square roots after asserting that every input is non-negative")
+    make(
+        name,
+        build,
+        lambda a: [a[0], np.sqrt(a[0])],
+        lambda r: ([uniform(0, 50)(r, 1024, np.float32), np.zeros(1024, np.float32)], None),
+        None,
+        "control",
+        "square roots after asserting that every input is non-negative",
+    )
 
 
 def _print_sums() -> None:
@@ -285,9 +392,15 @@ def _print_sums() -> None:
     def build():
         return trace(name, body, In(I32, cells([256], [64])), Out(I32, cells([4], [1])))
 
-    make(name, build, lambda a: [a[0], a[0].reshape(4, 64).sum(axis=1).astype(np.int32)],
-         lambda r: ([r.integers(-100, 100, 256).astype(np.int32), np.zeros(4, np.int32)], None),
-         None, "control", "each block prints and stores the sum of its 64 i32 (print_tko)")
+    make(
+        name,
+        build,
+        lambda a: [a[0], a[0].reshape(4, 64).sum(axis=1).astype(np.int32)],
+        lambda r: ([r.integers(-100, 100, 256).astype(np.int32), np.zeros(4, np.int32)], None),
+        None,
+        "control",
+        "each block prints and stores the sum of its 64 i32 (print_tko)",
+    )
 
 
 def _together() -> None:
@@ -301,10 +414,22 @@ def _together() -> None:
         g = cells([1024], [128])
         return trace(name, body, In(F32, g), In(F32, g), Out(F32, g))
 
-    make(name, build, lambda a: [a[0], a[1], a[0] * a[1] + a[0]],
-         lambda r: ([uniform()(r, 1024, np.float32), uniform()(r, 1024, np.float32),
-                     np.zeros(1024, np.float32)], None),
-         None, "control", "x*y + x with the two loads unordered and their tokens joined")
+    make(
+        name,
+        build,
+        lambda a: [a[0], a[1], a[0] * a[1] + a[0]],
+        lambda r: (
+            [
+                uniform()(r, 1024, np.float32),
+                uniform()(r, 1024, np.float32),
+                np.zeros(1024, np.float32),
+            ],
+            None,
+        ),
+        None,
+        "control",
+        "x*y + x with the two loads unordered and their tokens joined",
+    )
 
 
 def _fence() -> None:
@@ -322,11 +447,23 @@ def _fence() -> None:
         g = cells([1024], [128])
         return trace(name, body, In(F32, g), Shared(F32), Out(F32, g))
 
-    make(name, build, lambda a: [a[0], a[0] * np.float32(3), a[0] * np.float32(3) + np.float32(1)],
-         lambda r: ([uniform()(r, 1024, np.float32), np.zeros(1024, np.float32),
-                     np.zeros(1024, np.float32)], None),
-         None, "control", "3x stored to a Shared buffer, fenced (memory_fence_alias_tko, 13.4), "
-                          "read back and 1 added")
+    make(
+        name,
+        build,
+        lambda a: [a[0], a[0] * np.float32(3), a[0] * np.float32(3) + np.float32(1)],
+        lambda r: (
+            [
+                uniform()(r, 1024, np.float32),
+                np.zeros(1024, np.float32),
+                np.zeros(1024, np.float32),
+            ],
+            None,
+        ),
+        None,
+        "control",
+        "3x stored to a Shared buffer, fenced (memory_fence_alias_tko, 13.4), "
+        "read back and 1 added",
+    )
 
 
 def _gdc() -> None:
@@ -342,10 +479,16 @@ def _gdc() -> None:
         g = cells([1024], [128])
         return trace(name, body, In(F32, g), Out(F32, g))
 
-    make(name, build, lambda a: [a[0], a[0] * np.float32(0.5)],
-         lambda r: ([uniform()(r, 1024, np.float32), np.zeros(1024, np.float32)], None),
-         None, "control", "x / 2 after waiting on the grid it depends on, letting its own "
-                          "dependents start (gdc_wait_tko, gdc_launch_dependents_tko, 13.4)")
+    make(
+        name,
+        build,
+        lambda a: [a[0], a[0] * np.float32(0.5)],
+        lambda r: ([uniform()(r, 1024, np.float32), np.zeros(1024, np.float32)], None),
+        None,
+        "control",
+        "x / 2 after waiting on the grid it depends on, letting its own "
+        "dependents start (gdc_wait_tko, gdc_launch_dependents_tko, 13.4)",
+    )
 
 
 for _fmt in (F32, I32):

@@ -1,11 +1,13 @@
 """Which conversions tileiras 13.4.92 accepts, pair by pair (measured: docs/conversions.md,
-``python tests/test_conversion_pairs.py`` measures it again), and which of them a kernel's
+``python tests/kernels/test_conversion_pairs.py`` measures it again), and which of them a kernel's
 Module holds: the library's conversion kernels must cover :func:`dialect_accepts`."""
 
 from __future__ import annotations
 
-from tileir.attr_rules import ftof_compiles, ftof_roundings
-from tileir.types import F8E8M0FNU, I4, Format
+from tileir.ir.attr_rules import ftof_compiles, ftof_roundings
+from tileir.ir.module import Module, Value, walk
+from tileir.ir.signatures import attr_of
+from tileir.types import F8E8M0FNU, I4, Format, TileType
 
 __all__ = ["dialect_accepts", "covered_by"]
 
@@ -18,8 +20,8 @@ def dialect_accepts(op: str, src: Format, dst: Format, compiled: bool = True) ->
     ``compiled=False``: what its verifier takes, some of which it then fails to compile.
 
     Measured by assembling one op per pair (docs/conversions.md): ftof joins two distinct
-    floats with the roundings of :func:`tileir.attr_rules.ftof_roundings` (the same table),
-    less those it fails to compile (:func:`tileir.attr_rules.ftof_compiles`, which the
+    floats with the roundings of :func:`tileir.ir.attr_rules.ftof_roundings` (the same table),
+    less those it fails to compile (:func:`tileir.ir.attr_rules.ftof_compiles`, which the
     recorder refuses); ftoi makes i1..i64 (not i4) and itof reads them, not
     into f8E8M0FNU; exti widens and trunci narrows any two of i1, i4, i8 .. i64; bitcast
     keeps the width (tf32 counts 19 bits) and takes no i4.
@@ -41,16 +43,20 @@ def dialect_accepts(op: str, src: Format, dst: Format, compiled: bool = True) ->
     raise ValueError(f"{op!r} is not one of ftof, ftoi, itof, exti, trunci, bitcast")
 
 
-def covered_by(module) -> set:
+def _format(v: Value) -> Format:
+    """The element format of a conversion's operand or result (a tile of numbers)."""
+    if not isinstance(v.type, TileType) or not isinstance(v.type.element, Format):
+        raise TypeError(f"a conversion takes and makes tiles of numbers, not {v.type}")
+    return v.type.element
+
+
+def covered_by(module: Module) -> set[tuple[str, str, str, str]]:
     """The (op, src, dst, rounding) conversions a kernel's Module holds (rounding "" but
     for ftof), for checking that every accepted combination has a kernel."""
-    from tileir.module import walk
-    from tileir.signatures import attr_of
-
     found = set()
     for op in walk(module.functions[0].body):
         if op.name in ("ftof", "ftoi", "itof", "exti", "trunci", "bitcast"):
-            src, dst = op.operands[0].type.element, op.results[0].type.element
+            src, dst = _format(op.operands[0]), _format(op.results[0])
             mode = attr_of(op, "rounding") if op.name == "ftof" else ""
             found.add((op.name, src.name, dst.name, mode))
     return found

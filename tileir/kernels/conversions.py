@@ -16,7 +16,7 @@ and the command that measures it again), and every accepted combination has a ke
 
 512 values in cells of 128, read in ``src`` and written in ``dst``.  Some formats travel
 in another one's buffer: f8E5M2 as i8 bit patterns reinterpreted with ``bitcast`` in the
-kernel (which puts a bitcast on every f8E5M2 path; tests/test_fake_device.py moves f8E5M2
+kernel (which puts a bitcast on every f8E5M2 path; tests/fake/test_fake_device.py moves f8E5M2
 buffers themselves), i4 as
 i8 (``trunci`` on the way in, ``exti`` signed on the way out: no pointer to i4 exists);
 fnv8E5M3FNU buffers hold raw bits (numpy has no such type).  Inputs are values exactly
@@ -29,13 +29,45 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (BF16, F16, F32, F4E2M1FN, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, FNV8E5M3FNU,
-                    I1, I4, I8, I16, I32, I64, TF32, In, Out, bitcast, cells, convert, load_cell,
-                    store_cell, trace)
+from tileir import (
+    BF16,
+    F4E2M1FN,
+    F8E4M3FN,
+    F8E5M2,
+    F8E8M0FNU,
+    F16,
+    F32,
+    F64,
+    FNV8E5M3FNU,
+    I1,
+    I4,
+    I8,
+    I16,
+    I32,
+    I64,
+    TF32,
+    In,
+    Out,
+    bitcast,
+    cells,
+    convert,
+    load_cell,
+    store_cell,
+    trace,
+)
 from tileir.kernels.common import archs_for, fmt_tag, make
-from tileir.kernels.conversion_buffers import (N, TILE, cell_kernel, from_buffer, int_values,
-                                               memory_format, random_bits, to_buffer, wrap_ints,
-                                               zeros_for)
+from tileir.kernels.conversion_buffers import (
+    TILE,
+    N,
+    cell_kernel,
+    from_buffer,
+    int_values,
+    memory_format,
+    random_bits,
+    to_buffer,
+    wrap_ints,
+    zeros_for,
+)
 from tileir.kernels.conversion_table import covered_by, dialect_accepts
 from tileir.kernels.floatref import round_to
 from tileir.kernels.registry import REGISTRY
@@ -43,8 +75,13 @@ from tileir.types import FORMATS
 
 __all__ = ["dialect_accepts", "covered_by", "FLOATS"]
 FLOATS = (F16, BF16, F32, TF32, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN, FNV8E5M3FNU)
-_MAX = {"f16": 65504.0, "f8E4M3FN": 448.0, "f8E5M2": 57344.0, "f4E2M1FN": 6.0,
-        "fnv8E5M3FNU": 114688.0}
+_MAX = {
+    "f16": 65504.0,
+    "f8E4M3FN": 448.0,
+    "f8E5M2": 57344.0,
+    "f4E2M1FN": 6.0,
+    "fnv8E5M3FNU": 114688.0,
+}
 _UNSIGNED = ("f8E8M0FNU", "fnv8E5M3FNU")
 
 
@@ -72,24 +109,37 @@ def _ftof_spec(src, dst, mode=None) -> None:
         lo, hi = _domain(src, dst)
         raw = rng.uniform(lo, hi, N)
         if dst == TF32:
-            raw = raw.astype(np.float32).astype(np.float64)   # one rounding to tf32 only
+            raw = raw.astype(np.float32).astype(np.float64)  # one rounding to tf32 only
         # toward zero, so a value rounded into the source format stays inside the domain
         return [to_buffer(round_to(raw, src, "zero"), src), zeros_for(dst)], None
 
     how = f" rounding {rounding}" if rounding else ""
-    make(name, cell_kernel(name, src, dst, lambda x: convert(x, dst, rounding=rounding)),
-         reference, inputs, None, "conversion", f"ftof {src} -> {dst}{how} of {N} values",
-         archs_for(src, dst))
+    make(
+        name,
+        cell_kernel(name, src, dst, lambda x: convert(x, dst, rounding=rounding)),
+        reference,
+        inputs,
+        None,
+        "conversion",
+        f"ftof {src} -> {dst}{how} of {N} values",
+        archs_for(src, dst),
+    )
 
 
 #: How far from zero ftoi inputs go: integers exact in the source format.
-_SPAN = {"f16": 60000, "f32": 2 ** 24, "bf16": 2 ** 24, "tf32": 2 ** 24, "f64": 2 ** 52,
-         "f8E8M0FNU": 2 ** 20}
+_SPAN = {
+    "f16": 60000,
+    "f32": 2**24,
+    "bf16": 2**24,
+    "tf32": 2**24,
+    "f64": 2**52,
+    "f8E8M0FNU": 2**20,
+}
 
 
 def _ftoi_spec(src, dst, signed=True, saturating=False) -> None:
     name = f"cvt_{fmt_tag(src)}_{'' if signed else 'u'}{dst}" + ("_sat" if saturating else "")
-    lo, hi = (-(2 ** (dst.bits - 1)), 2 ** (dst.bits - 1) - 1) if signed else (0, 2 ** dst.bits - 1)
+    lo, hi = (-(2 ** (dst.bits - 1)), 2 ** (dst.bits - 1) - 1) if signed else (0, 2**dst.bits - 1)
     span = min(hi, _SPAN.get(src.name) or 0.9 * _MAX[src.name])
 
     def reference(args):
@@ -101,7 +151,7 @@ def _ftoi_spec(src, dst, signed=True, saturating=False) -> None:
         return [a, wrap_ints(ints, dst)]
 
     def inputs(rng):
-        if dst == I1:   # truncates to lo or hi
+        if dst == I1:  # truncates to lo or hi
             low, wide = (lo - 0.95 if signed else 0.0), hi + 0.95
         else:
             wide = 1.5 * span if saturating else 0.9 * span
@@ -110,10 +160,18 @@ def _ftoi_spec(src, dst, signed=True, saturating=False) -> None:
         return [to_buffer(round_to(x, src, "zero"), src), zeros_for(dst)], None
 
     what = ("signed" if signed else "unsigned") + (", saturating" if saturating else "")
-    make(name, cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed,
-                                                              saturating=saturating)),
-         reference, inputs, None, "conversion",
-         f"ftoi {src} -> {dst} ({what}) of {N} values, rounding toward zero", archs_for(src, dst))
+    make(
+        name,
+        cell_kernel(
+            name, src, dst, lambda x: convert(x, dst, signed=signed, saturating=saturating)
+        ),
+        reference,
+        inputs,
+        None,
+        "conversion",
+        f"ftoi {src} -> {dst} ({what}) of {N} values, rounding toward zero",
+        archs_for(src, dst),
+    )
 
 
 def _cap(dst) -> int:
@@ -123,7 +181,7 @@ def _cap(dst) -> int:
         return 60000
     if dst.name in _MAX:
         return int(0.9 * _MAX[dst.name])
-    return 2 ** 24 if dst == TF32 else 2 ** 62
+    return 2**24 if dst == TF32 else 2**62
 
 
 def _itof_spec(src, dst, signed=True) -> None:
@@ -137,24 +195,35 @@ def _itof_spec(src, dst, signed=True) -> None:
     def inputs(rng):
         if src == I1:
             return [rng.integers(0, 2, N).astype(bool), zeros_for(dst)], None
-        top = min(2 ** (src.bits - 1) - 1 if signed else 2 ** src.bits - 1, 2 ** 53, _cap(dst))
+        top = min(2 ** (src.bits - 1) - 1 if signed else 2**src.bits - 1, 2**53, _cap(dst))
         low = 0 if not signed or dst.name in _UNSIGNED else -top
         x = rng.integers(low, top, N, dtype=np.int64)
-        arr = x.astype(src.numpy_dtype) if signed else \
-            x.astype(np.uint64).astype(f"u{src.itemsize}").view(src.numpy_dtype)
+        arr = (
+            x.astype(src.numpy_dtype)
+            if signed
+            else x.astype(np.uint64).astype(f"u{src.itemsize}").view(src.numpy_dtype)
+        )
         return [arr, zeros_for(dst)], None
 
     how = "signed" if signed else "unsigned"
-    make(name, cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed)),
-         reference, inputs, None, "conversion",
-         f"itof {how} {src} -> {dst} of {N} values, nearest-even", archs_for(src, dst))
+    make(
+        name,
+        cell_kernel(name, src, dst, lambda x: convert(x, dst, signed=signed)),
+        reference,
+        inputs,
+        None,
+        "conversion",
+        f"itof {how} {src} -> {dst} of {N} values, nearest-even",
+        archs_for(src, dst),
+    )
 
 
 def _int_spec(src, dst, signed=True, overflow=None) -> None:
     """exti (widening, by signedness) or trunci (narrowing, keeping the low bits)."""
     widen = dst.bits > src.bits
-    name = f"cvt_{'' if signed or not widen else 'u'}{src}_{dst}" + \
-        (f"_{overflow}" if overflow else "")
+    name = f"cvt_{'' if signed or not widen else 'u'}{src}_{dst}" + (
+        f"_{overflow}" if overflow else ""
+    )
 
     def reference(args):
         a, out = args
@@ -163,14 +232,16 @@ def _int_spec(src, dst, signed=True, overflow=None) -> None:
     def inputs(rng):
         if src == I1:
             return [rng.integers(0, 2, N).astype(bool), zeros_for(dst)], None
-        if overflow:   # the promise holds: the value fits the narrow format
+        if overflow:  # the promise holds: the value fits the narrow format
             half = 2 ** (dst.bits - 1)
             lo, hi = (0, half) if overflow == "no_unsigned_wrap" else (-half, half)
         else:
             m = memory_format(src)
             lo, hi = -(2 ** (m.bits - 1)), 2 ** (m.bits - 1) - 1
-        return [rng.integers(lo, hi, N, dtype=np.int64).astype(memory_format(src).numpy_dtype),
-                zeros_for(dst)], None
+        return [
+            rng.integers(lo, hi, N, dtype=np.int64).astype(memory_format(src).numpy_dtype),
+            zeros_for(dst),
+        ], None
 
     def fn(x):
         return convert(x, dst, signed=signed, **({"overflow": overflow} if overflow else {}))
@@ -179,8 +250,15 @@ def _int_spec(src, dst, signed=True, overflow=None) -> None:
         extra = f" ({'signed' if signed else 'unsigned'})"
     else:
         extra = f" with overflow={overflow}" if overflow else ""
-    make(name, cell_kernel(name, src, dst, fn), reference, inputs, None, "conversion",
-         f"{'exti' if widen else 'trunci'} {src} -> {dst}{extra} of {N} values")
+    make(
+        name,
+        cell_kernel(name, src, dst, fn),
+        reference,
+        inputs,
+        None,
+        "conversion",
+        f"{'exti' if widen else 'trunci'} {src} -> {dst}{extra} of {N} values",
+    )
 
 
 def _bitcast_spec(src, dst) -> None:
@@ -193,9 +271,16 @@ def _bitcast_spec(src, dst) -> None:
     def inputs(rng):
         return [random_bits(rng, src, dst), zeros_for(dst)], None
 
-    make(name, cell_kernel(name, src, dst, lambda x: bitcast(x, dst)), reference, inputs,
-         None, "conversion", f"bitcast {src} -> {dst}: the same bits read as the other format",
-         archs_for(src, dst))
+    make(
+        name,
+        cell_kernel(name, src, dst, lambda x: bitcast(x, dst)),
+        reference,
+        inputs,
+        None,
+        "conversion",
+        f"bitcast {src} -> {dst}: the same bits read as the other format",
+        archs_for(src, dst),
+    )
 
 
 def _mask_spec() -> None:
@@ -216,11 +301,21 @@ def _mask_spec() -> None:
         return [a, b, (a > b).astype(np.int32)]
 
     def inputs(rng):
-        return [rng.uniform(-1, 1, N).astype(np.float32), rng.uniform(-1, 1, N).astype(np.float32),
-                np.zeros(N, np.int32)], None
+        return [
+            rng.uniform(-1, 1, N).astype(np.float32),
+            rng.uniform(-1, 1, N).astype(np.float32),
+            np.zeros(N, np.int32),
+        ], None
 
-    make(name, build, reference, inputs, None, "conversion",
-         "a comparison's i1 mask widened to i32 (exti, unsigned)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "conversion",
+        "a comparison's i1 mask widened to i32 (exti, unsigned)",
+    )
 
 
 def _i4_spec(signed: bool) -> None:
@@ -244,8 +339,15 @@ def _i4_spec(signed: bool) -> None:
     def inputs(rng):
         return [rng.integers(-1000, 1000, N).astype(np.int32), np.zeros(N, np.int32)], None
 
-    make(name, build, reference, inputs, None, "conversion",
-         f"i32 -> i4 -> i32 ({'signed' if signed else 'unsigned'} widening): the low nibble")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "conversion",
+        f"i32 -> i4 -> i32 ({'signed' if signed else 'unsigned'} widening): the low nibble",
+    )
 
 
 #: Accepted pairs that kernels of other shapes cover already: the mask (exti i1 -> i32)
@@ -260,13 +362,13 @@ def _default_spec(op: str, src, dst, mode: str) -> None:
         name = f"cvt_{fmt_tag(src)}_{fmt_tag(dst)}" + ("" if mode == default else f"_{mode}")
         if name not in REGISTRY:
             _ftof_spec(src, dst, None if mode == default else mode)
-    elif op == "ftoi":   # an i1 result reads as 0 / 1 (unsigned), other ints signed
+    elif op == "ftoi":  # an i1 result reads as 0 / 1 (unsigned), other ints signed
         if f"cvt_{fmt_tag(src)}_{'u' if dst == I1 else ''}{dst}" not in REGISTRY:
             _ftoi_spec(src, dst, signed=dst != I1)
     elif op == "itof":
         _itof_spec(src, dst, signed=src != I1)
     elif op == "exti":
-        for signed in ((False,) if src == I1 else (True, False)):
+        for signed in (False,) if src == I1 else (True, False):
             _int_spec(src, dst, signed=signed)
     elif op == "trunci":
         _int_spec(src, dst)

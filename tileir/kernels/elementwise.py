@@ -20,7 +20,7 @@ import numpy as np
 from tileir import BF16, F16, F32, F64, I8, I16, I32, I64, atan2, maximum, minimum
 from tileir import pow as tpow
 from tileir.kernels.common import ew_spec, exact, ints, positive, tol, uniform
-from tileir.tile import binary
+from tileir.record.tile import binary
 
 FLOATS = (F16, BF16, F32, F64)
 INTS = (I8, I16, I32, I64)
@@ -28,24 +28,30 @@ INTS = (I8, I16, I32, I64)
 
 def _nonzero(lo: float, hi: float):
     """Uniform values in [lo, hi) kept away from zero (divisors)."""
+
     def make(rng, n, dtype):
         v = rng.uniform(lo, hi, size=n)
         v = np.where(np.abs(v) < 0.25, np.copysign(0.25, v), v)
         return v.astype(np.float64).astype(dtype)
+
     return make
 
 
 def _in_fmt(fn, dtype):
     """``fn`` computed in ``dtype`` (numpy's own rounding for that format)."""
+
     def ref(a, b):
         return fn(a.astype(dtype), b.astype(dtype)).astype(dtype)
+
     return ref
 
 
 def _in_f64(fn, dtype):
     """``fn`` computed in f64, rounded once to ``dtype``."""
+
     def ref(a, b):
         return fn(a.astype(np.float64), b.astype(np.float64)).astype(dtype)
+
     return ref
 
 
@@ -73,9 +79,18 @@ def _float_family() -> None:
             # (never stored, but a NaN the debug finders rightly report): whole cells
             n = 1024 if name in ("div", "rem") else 1000
             tail = "" if n == 1024 else ", a 24-lane tail"
-            ew_spec(f"ew_{name}_{fmt}", fn, (fmt, fmt), fmt, ref, gens, n=n,
-                    tolerance=tolerance, family="elementwise",
-                    doc=f"{name} of two {fmt} vectors of {n} (cells of 128{tail})")
+            ew_spec(
+                f"ew_{name}_{fmt}",
+                fn,
+                (fmt, fmt),
+                fmt,
+                ref,
+                gens,
+                n=n,
+                tolerance=tolerance,
+                family="elementwise",
+                doc=f"{name} of two {fmt} vectors of {n} (cells of 128{tail})",
+            )
 
 
 def _trunc_div(a, b):
@@ -93,25 +108,29 @@ def _nonzero_ints(lo: int, hi: int):
     def make(rng, n, dtype):
         v = rng.integers(lo, hi, size=n)
         return np.where(v == 0, 1, v).astype(dtype)
+
     return make
 
 
 def _shift(bits: int):
     def make(rng, n, dtype):
         return rng.integers(0, bits, size=n).astype(dtype)
+
     return make
 
 
 def _wrap(fn, dtype):
     """``fn`` in int64, wrapped to ``dtype`` (two's complement, as the device wraps)."""
+
     def ref(a, b):
         return np.asarray(fn(a.astype(np.int64), b.astype(np.int64))).astype(dtype)
+
     return ref
 
 
 def _int_ops(fmt):
     bits = fmt.bits
-    lo, hi = (-100, 100) if bits == 8 else (-30000, 30000) if bits == 16 else (-10**6, 10**6)
+    lo, hi = (-100, 100) if bits == 8 else (-30000, 30000) if bits == 16 else (-(10**6), 10**6)
     full_lo, full_hi = -(1 << (bits - 1)), (1 << (bits - 1))
     wide = ints(full_lo, full_hi) if bits < 64 else ints(-(1 << 62), 1 << 62)
     dt = fmt.numpy_dtype
@@ -151,6 +170,7 @@ def _int_ref(name, np_fn, fmt, dt):
             prod = [int(x) * int(y) for x, y in zip(ua.tolist(), ub.tolist())]
             high = [(p >> bits) & ((1 << bits) - 1) for p in prod]
             return np.array(high, dtype=np.uint64).astype(udt).view(dt)
+
         return mulhi
     return _wrap(np_fn, dt)
 
@@ -159,9 +179,18 @@ def _int_family() -> None:
     for fmt in INTS:
         ops, dt = _int_ops(fmt)
         for name, fn, np_fn, gens in ops:
-            ew_spec(f"ew_{name}_{fmt}", fn, (fmt, fmt), fmt, _int_ref(name, np_fn, fmt, dt), gens,
-                    n=512, tile=256, family="elementwise",
-                    doc=f"{name} of two {fmt} vectors of 512 (two cells of 256)")
+            ew_spec(
+                f"ew_{name}_{fmt}",
+                fn,
+                (fmt, fmt),
+                fmt,
+                _int_ref(name, np_fn, fmt, dt),
+                gens,
+                n=512,
+                tile=256,
+                family="elementwise",
+                doc=f"{name} of two {fmt} vectors of 512 (two cells of 256)",
+            )
 
 
 _float_family()

@@ -48,7 +48,7 @@ def _table(name: str) -> tuple:
     ending in ``+`` keeps the non-negative values only."""
     if name.endswith("+"):
         vals, bits = _table(name[:-1])
-        keep = (vals >= 0)
+        keep = vals >= 0
         return vals[keep], bits[keep]
     fmt = Format(name)
     if name == "fnv8E5M3FNU":
@@ -148,7 +148,7 @@ def to_bits(values: np.ndarray, fmt: Format) -> np.ndarray:
     """The bit patterns (int64) of values already exact in a tabulated format."""
     vals, bits = _table(fmt.name)
     values = np.asarray(values, np.float64)
-    if vals[0] < 0:   # sign-magnitude: the magnitude's pattern plus the sign bit (keeps -0.0)
+    if vals[0] < 0:  # sign-magnitude: the magnitude's pattern plus the sign bit (keeps -0.0)
         pos_vals, pos_bits = _table(fmt.name + "+")
         idx = np.clip(np.searchsorted(pos_vals, np.abs(values)), 0, len(pos_vals) - 1)
         return pos_bits[idx] | np.where(np.signbit(values), 1 << (fmt.bits - 1), 0)

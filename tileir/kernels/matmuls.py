@@ -17,11 +17,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (BF16, F16, F32, F64, F8E4M3FN, F8E5M2, FREE_AXIS, I8, I32, TF32, In, Out,
-                    cells, for_range, load_at, maximum, mma, store_cell, trace, zeros)
+from tileir import (
+    BF16,
+    F8E4M3FN,
+    F8E5M2,
+    F16,
+    F32,
+    F64,
+    FREE_AXIS,
+    I8,
+    I32,
+    TF32,
+    In,
+    Out,
+    cells,
+    for_range,
+    load_at,
+    maximum,
+    mma,
+    store_cell,
+    trace,
+    zeros,
+)
+from tileir.host.tolerance import Tolerance
 from tileir.kernels.common import archs_for, make, uniform
 from tileir.kernels.floatref import to_tf32
-from tileir.kernels.registry import Tolerance
 
 M = N = K = 128
 TM, TN, TK = 64, 64, 32
@@ -61,6 +81,7 @@ def _k_loop(a, b, c, product):
     """The K loop the products here share (effects: ``yield from`` it): each trip loads the
     k-th tiles of ``a`` and ``b`` and folds ``product(ta, tb, acc)``; ``c``'s cell gets the
     sum."""
+
     def step(k, acc):
         ta = yield load_at(a, [k])
         tb = yield load_at(b, [k])
@@ -84,10 +105,13 @@ def _mm_spec(fmt, acc_fmt, *, mem=None, fast_acc=False) -> None:
         yield from _k_loop(a, b, c, product)
 
     def build():
-        return trace(name, body,
-                     In(mem, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
-                     In(mem, cells([K, N], [TK, TN], along=[FREE_AXIS, 1])),
-                     Out(acc_fmt, cells([M, N], [TM, TN])))
+        return trace(
+            name,
+            body,
+            In(mem, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
+            In(mem, cells([K, N], [TK, TN], along=[FREE_AXIS, 1])),
+            Out(acc_fmt, cells([M, N], [TM, TN])),
+        )
 
     def reference(args):
         a, b, c = args
@@ -95,14 +119,25 @@ def _mm_spec(fmt, acc_fmt, *, mem=None, fast_acc=False) -> None:
         return [a, b, prod.reshape(-1).astype(acc_fmt.numpy_dtype)]
 
     def inputs(rng):
-        return [_factors(fmt, mem, rng, M * K), _factors(fmt, mem, rng, K * N),
-                np.zeros(M * N, acc_fmt.numpy_dtype)], None
+        return [
+            _factors(fmt, mem, rng, M * K),
+            _factors(fmt, mem, rng, K * N),
+            np.zeros(M * N, acc_fmt.numpy_dtype),
+        ], None
 
     how = f" ({mem} in memory, narrowed in the kernel)" if narrow else ""
     fast = ", fast_acc" if fast_acc else ""
-    make(name, build, reference, inputs, _TOL[acc_fmt.name], "matmul",
-         f"{M}x{N}x{K} product of {fmt} factors into {acc_fmt}{how}{fast}: 64x64 tiles, "
-         f"a K loop of {K // TK} trips", archs_for(fmt, mem))
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _TOL[acc_fmt.name],
+        "matmul",
+        f"{M}x{N}x{K} product of {fmt} factors into {acc_fmt}{how}{fast}: 64x64 tiles, "
+        f"a K loop of {K // TK} trips",
+        archs_for(fmt, mem),
+    )
 
 
 def _tag(fmt) -> str:
@@ -114,14 +149,18 @@ def _mmai_spec(signed_a: bool, signed_b: bool) -> None:
     name = f"mm_i8_i32_{sa}{sb}"
 
     def body(a, b, c):
-        yield from _k_loop(a, b, c, lambda ta, tb, acc: mma(ta, tb, acc,
-                                                            signed=(signed_a, signed_b)))
+        yield from _k_loop(
+            a, b, c, lambda ta, tb, acc: mma(ta, tb, acc, signed=(signed_a, signed_b))
+        )
 
     def build():
-        return trace(name, body,
-                     In(I8, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
-                     In(I8, cells([K, N], [TK, TN], along=[FREE_AXIS, 1])),
-                     Out(I32, cells([M, N], [TM, TN])))
+        return trace(
+            name,
+            body,
+            In(I8, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
+            In(I8, cells([K, N], [TK, TN], along=[FREE_AXIS, 1])),
+            Out(I32, cells([M, N], [TM, TN])),
+        )
 
     def value(x, signed):
         x = x.astype(np.int8)
@@ -133,13 +172,23 @@ def _mmai_spec(signed_a: bool, signed_b: bool) -> None:
         return [a, b, prod.reshape(-1).astype(np.int32)]
 
     def inputs(rng):
-        return [rng.integers(-128, 128, M * K).astype(np.int8),
-                rng.integers(-128, 128, K * N).astype(np.int8), np.zeros(M * N, np.int32)], None
+        return [
+            rng.integers(-128, 128, M * K).astype(np.int8),
+            rng.integers(-128, 128, K * N).astype(np.int8),
+            np.zeros(M * N, np.int32),
+        ], None
 
     words = {True: "signed", False: "unsigned"}
-    make(name, build, reference, inputs, None, "matmul",
-         f"{M}x{N}x{K} i8 product into i32 (mmai), {words[signed_a]} x {words[signed_b]} "
-         f"factors", None)
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "matmul",
+        f"{M}x{N}x{K} i8 product into i32 (mmai), {words[signed_a]} x {words[signed_b]} factors",
+        None,
+    )
 
 
 BATCH, BM, BN, BK = 4, 64, 64, 64
@@ -155,24 +204,40 @@ def _bmm_spec(fmt, acc_fmt) -> None:
         yield store_cell(c, mma(ta, tb, zeros(c)))
 
     def build():
-        return trace(name, body,
-                     In(fmt, cells([BATCH, BM, BK], [2, 32, BK], along=[0, 1, FREE_AXIS])),
-                     In(fmt, cells([BATCH, BK, BN], [2, BK, 32], along=[0, FREE_AXIS, 2])),
-                     Out(acc_fmt, cells([BATCH, BM, BN], [2, 32, 32])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([BATCH, BM, BK], [2, 32, BK], along=[0, 1, FREE_AXIS])),
+            In(fmt, cells([BATCH, BK, BN], [2, BK, 32], along=[0, FREE_AXIS, 2])),
+            Out(acc_fmt, cells([BATCH, BM, BN], [2, 32, 32])),
+        )
 
     def reference(args):
         a, b, c = args
-        prod = np.matmul(a.astype(np.float64).reshape(BATCH, BM, BK),
-                         b.astype(np.float64).reshape(BATCH, BK, BN))
+        prod = np.matmul(
+            a.astype(np.float64).reshape(BATCH, BM, BK),
+            b.astype(np.float64).reshape(BATCH, BK, BN),
+        )
         return [a, b, prod.reshape(-1).astype(acc_fmt.numpy_dtype)]
 
     def inputs(rng):
-        return [_factors(fmt, fmt, rng, BATCH * BM * BK), _factors(fmt, fmt, rng, BATCH * BK * BN),
-                np.zeros(BATCH * BM * BN, acc_fmt.numpy_dtype)], None
+        return [
+            _factors(fmt, fmt, rng, BATCH * BM * BK),
+            _factors(fmt, fmt, rng, BATCH * BK * BN),
+            np.zeros(BATCH * BM * BN, acc_fmt.numpy_dtype),
+        ], None
 
-    make(name, build, reference, inputs, _TOL[acc_fmt.name], "matmul",
-         f"batched product of {BATCH} {BM}x{BK} by {BK}x{BN} {fmt} matrices into {acc_fmt}: "
-         f"rank-3 mma on [2, 32, 64] x [2, 64, 32] tiles", archs_for(fmt))
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _TOL[acc_fmt.name],
+        "matmul",
+        f"batched product of {BATCH} {BM}x{BK} by {BK}x{BN} {fmt} matrices into {acc_fmt}: "
+        f"rank-3 mma on [2, 32, 64] x [2, 64, 32] tiles",
+        archs_for(fmt),
+    )
 
 
 def _epilogue_spec() -> None:
@@ -186,15 +251,18 @@ def _epilogue_spec() -> None:
             return mma(ta, tb, acc)
 
         acc = yield for_range(0, K // TK, step, init=zeros([TM, TN], F32))
-        tb = yield load_at(bias, [0])                                 # [1, TN]
+        tb = yield load_at(bias, [0])  # [1, TN]
         yield store_cell(c, maximum(acc + tb.to(F32), 0.0).to(F16))
 
     def build():
-        return trace(name, body,
-                     In(F16, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
-                     In(F16, cells([K, N], [TK, TN], along=[FREE_AXIS, 1])),
-                     In(F16, cells([1, N], [1, TN], along=[FREE_AXIS, 1])),
-                     Out(F16, cells([M, N], [TM, TN])))
+        return trace(
+            name,
+            body,
+            In(F16, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
+            In(F16, cells([K, N], [TK, TN], along=[FREE_AXIS, 1])),
+            In(F16, cells([1, N], [1, TN], along=[FREE_AXIS, 1])),
+            Out(F16, cells([M, N], [TM, TN])),
+        )
 
     def reference(args):
         a, b, bias, c = args
@@ -203,25 +271,39 @@ def _epilogue_spec() -> None:
         return [a, b, bias, out.reshape(-1).astype(np.float16)]
 
     def inputs(rng):
-        return [_factors(F16, F16, rng, M * K), _factors(F16, F16, rng, K * N),
-                uniform(-1, 1)(rng, N, np.float16), np.zeros(M * N, np.float16)], None
+        return [
+            _factors(F16, F16, rng, M * K),
+            _factors(F16, F16, rng, K * N),
+            uniform(-1, 1)(rng, N, np.float16),
+            np.zeros(M * N, np.float16),
+        ], None
 
-    make(name, build, reference, inputs, Tolerance(rtol=2e-3, atol=2e-3), "matmul",
-         "f16 x f16 -> f32 product with a bias row and relu, narrowed to f16 (an epilogue)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        Tolerance(rtol=2e-3, atol=2e-3),
+        "matmul",
+        "f16 x f16 -> f32 product with a bias row and relu, narrowed to f16 (an epilogue)",
+    )
 
 
 def _nt_spec(fmt) -> None:
     """C = A @ B^T with B stored N x K: each K step transposes its tile of B (permute)."""
     name = f"mm_nt_{fmt}"
 
-    def body(a, b, c):   # b's K tiles are [TN, TK]
+    def body(a, b, c):  # b's K tiles are [TN, TK]
         yield from _k_loop(a, b, c, lambda ta, tb, acc: mma(ta, tb.transpose(), acc))
 
     def build():
-        return trace(name, body,
-                     In(fmt, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
-                     In(fmt, cells([N, K], [TN, TK], along=[1, FREE_AXIS])),
-                     Out(fmt, cells([M, N], [TM, TN])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([M, K], [TM, TK], along=[0, FREE_AXIS])),
+            In(fmt, cells([N, K], [TN, TK], along=[1, FREE_AXIS])),
+            Out(fmt, cells([M, N], [TM, TN])),
+        )
 
     def reference(args):
         a, b, c = args
@@ -229,11 +311,21 @@ def _nt_spec(fmt) -> None:
         return [a, b, prod.reshape(-1).astype(fmt.numpy_dtype)]
 
     def inputs(rng):
-        return [_factors(fmt, fmt, rng, M * K), _factors(fmt, fmt, rng, N * K),
-                np.zeros(M * N, fmt.numpy_dtype)], None
+        return [
+            _factors(fmt, fmt, rng, M * K),
+            _factors(fmt, fmt, rng, N * K),
+            np.zeros(M * N, fmt.numpy_dtype),
+        ], None
 
-    make(name, build, reference, inputs, _TOL[fmt.name], "matmul",
-         f"A @ B^T in {fmt} with B stored {N}x{K}: each K tile of B is transposed (permute)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _TOL[fmt.name],
+        "matmul",
+        f"A @ B^T in {fmt} with B stored {N}x{K}: each K tile of B is transposed (permute)",
+    )
 
 
 def _family() -> None:

@@ -15,9 +15,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (BF16, F16, F32, F64, FREE_AXIS, I32, I64, In, Out, Shared, block_id, cells,
-                    gather, iota, load, load_cell, load_window, permute, scatter, store,
-                    store_cell, trace)
+from tileir import (
+    BF16,
+    F16,
+    F32,
+    F64,
+    FREE_AXIS,
+    I32,
+    I64,
+    In,
+    Out,
+    Shared,
+    block_id,
+    cells,
+    gather,
+    iota,
+    load,
+    load_cell,
+    load_window,
+    permute,
+    scatter,
+    store,
+    store_cell,
+    trace,
+)
 from tileir.kernels.common import make, uniform
 
 # ----------------------------------------------------------------------------- transposes
@@ -42,11 +63,20 @@ def _transpose_ptr(fmt) -> None:
 
     def inputs(rng):
         n = TR_R * TR_C
-        return [uniform()(rng, n, fmt.numpy_dtype), np.zeros(n, fmt.numpy_dtype)], \
-            (TR_R // TR_T, TR_C // TR_T)
+        return [uniform()(rng, n, fmt.numpy_dtype), np.zeros(n, fmt.numpy_dtype)], (
+            TR_R // TR_T,
+            TR_C // TR_T,
+        )
 
-    make(name, build, reference, inputs, None, "memory",
-         f"{TR_R}x{TR_C} {fmt} transposed into a Shared out through the pointer path")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"{TR_R}x{TR_C} {fmt} transposed into a Shared out through the pointer path",
+    )
 
 
 def _transpose_cells(fmt) -> None:
@@ -57,8 +87,12 @@ def _transpose_cells(fmt) -> None:
         yield store_cell(out, t.transpose())
 
     def build():
-        return trace(name, body, In(fmt, cells([TR_R, TR_C], [TR_T, TR_T])),
-                     Out(fmt, cells([TR_C, TR_R], [TR_T, TR_T], along=[1, 0])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([TR_R, TR_C], [TR_T, TR_T])),
+            Out(fmt, cells([TR_C, TR_R], [TR_T, TR_T], along=[1, 0])),
+        )
 
     def reference(args):
         x, out = args
@@ -68,9 +102,16 @@ def _transpose_cells(fmt) -> None:
         n = TR_R * TR_C
         return [uniform()(rng, n, fmt.numpy_dtype), np.zeros(n, fmt.numpy_dtype)], None
 
-    make(name, build, reference, inputs, None, "memory",
-         f"{TR_R}x{TR_C} {fmt} transposed tile by tile into an Out whose cells follow the "
-         f"grid axes swapped")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"{TR_R}x{TR_C} {fmt} transposed tile by tile into an Out whose cells follow the "
+        f"grid axes swapped",
+    )
 
 
 def _permute3d(perm: tuple, shape: tuple) -> None:
@@ -82,8 +123,12 @@ def _permute3d(perm: tuple, shape: tuple) -> None:
         yield store_cell(out, permute(t, perm))
 
     def build():
-        return trace(name, body, In(F32, cells(list(shape), list(shape))),
-                     Out(F32, cells(list(out_shape), list(out_shape))))
+        return trace(
+            name,
+            body,
+            In(F32, cells(list(shape), list(shape))),
+            Out(F32, cells(list(out_shape), list(out_shape))),
+        )
 
     def reference(args):
         x, out = args
@@ -93,8 +138,15 @@ def _permute3d(perm: tuple, shape: tuple) -> None:
         n = int(np.prod(shape))
         return [uniform()(rng, n, np.float32), np.zeros(n, np.float32)], None
 
-    make(name, build, reference, inputs, None, "memory",
-         f"a {'x'.join(map(str, shape))} f32 tensor permuted {list(perm)} in one block")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"a {'x'.join(map(str, shape))} f32 tensor permuted {list(perm)} in one block",
+    )
 
 
 # ----------------------------------------------------------------------------- gather, scatter
@@ -106,27 +158,39 @@ def _gather_rows(fmt) -> None:
     name = f"gather_rows_{fmt}"
 
     def body(table, ids, out):
-        rows = yield load_cell(ids)                                   # [16] row numbers
+        rows = yield load_cell(ids)  # [16] row numbers
         yield store_cell(out, (yield gather(table, [rows, (0, G_W)])))
 
     def build():
-        return trace(name, body,
-                     In(fmt, cells([G_ROWS, G_W], [G_TILE, G_W], along=[FREE_AXIS, FREE_AXIS])),
-                     In(I32, cells([G_PICK], [G_TILE])),
-                     Out(fmt, cells([G_PICK, G_W], [G_TILE, G_W])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([G_ROWS, G_W], [G_TILE, G_W], along=[FREE_AXIS, FREE_AXIS])),
+            In(I32, cells([G_PICK], [G_TILE])),
+            Out(fmt, cells([G_PICK, G_W], [G_TILE, G_W])),
+        )
 
     def reference(args):
         table, ids, out = args
         return [table, ids, table.reshape(G_ROWS, G_W)[ids].reshape(-1).copy()]
 
     def inputs(rng):
-        return [uniform()(rng, G_ROWS * G_W, fmt.numpy_dtype),
-                rng.integers(0, G_ROWS, G_PICK).astype(np.int32),
-                np.zeros(G_PICK * G_W, fmt.numpy_dtype)], None
+        return [
+            uniform()(rng, G_ROWS * G_W, fmt.numpy_dtype),
+            rng.integers(0, G_ROWS, G_PICK).astype(np.int32),
+            np.zeros(G_PICK * G_W, fmt.numpy_dtype),
+        ], None
 
-    make(name, build, reference, inputs, None, "memory",
-         f"{G_PICK} rows of a {G_ROWS}x{G_W} {fmt} table picked by an index vector "
-         f"(gather_scatter_view), 16 rows a block")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"{G_PICK} rows of a {G_ROWS}x{G_W} {fmt} table picked by an index vector "
+        f"(gather_scatter_view), 16 rows a block",
+    )
 
 
 def _scatter_rows(fmt) -> None:
@@ -138,9 +202,13 @@ def _scatter_rows(fmt) -> None:
         yield scatter(out, [rows, (0, G_W)], t)
 
     def build():
-        return trace(name, body, In(fmt, cells([G_PICK, G_W], [G_TILE, G_W])),
-                     In(I32, cells([G_PICK], [G_TILE])),
-                     Shared(fmt, cells([G_ROWS, G_W], [G_TILE, G_W])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([G_PICK, G_W], [G_TILE, G_W])),
+            In(I32, cells([G_PICK], [G_TILE])),
+            Shared(fmt, cells([G_ROWS, G_W], [G_TILE, G_W])),
+        )
 
     def reference(args):
         x, ids, out = args
@@ -149,13 +217,22 @@ def _scatter_rows(fmt) -> None:
         return [x, ids, out.reshape(-1)]
 
     def inputs(rng):
-        return [uniform()(rng, G_PICK * G_W, fmt.numpy_dtype),
-                rng.permutation(G_ROWS)[:G_PICK].astype(np.int32),
-                np.zeros(G_ROWS * G_W, fmt.numpy_dtype)], (G_PICK // G_TILE,)
+        return [
+            uniform()(rng, G_PICK * G_W, fmt.numpy_dtype),
+            rng.permutation(G_ROWS)[:G_PICK].astype(np.int32),
+            np.zeros(G_ROWS * G_W, fmt.numpy_dtype),
+        ], (G_PICK // G_TILE,)
 
-    make(name, build, reference, inputs, None, "memory",
-         f"{G_PICK} rows of {fmt} written to distinct rows of a {G_ROWS}-row Shared table "
-         f"picked by an index vector (scatter through a gather_scatter_view)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"{G_PICK} rows of {fmt} written to distinct rows of a {G_ROWS}-row Shared table "
+        f"picked by an index vector (scatter through a gather_scatter_view)",
+    )
 
 
 P_N, P_TILE, P_SRC = 1000, 128, 700
@@ -170,8 +247,13 @@ def _gather_ptr(fmt) -> None:
         yield store_cell(out, (yield load(src, offsets=i, mask=ok, padding=-1)))
 
     def build():
-        return trace(name, body, Shared(fmt), In(I32, cells([P_N], [P_TILE])),
-                     Out(fmt, cells([P_N], [P_TILE])))
+        return trace(
+            name,
+            body,
+            Shared(fmt),
+            In(I32, cells([P_N], [P_TILE])),
+            Out(fmt, cells([P_N], [P_TILE])),
+        )
 
     def reference(args):
         src, ids, out = args
@@ -180,14 +262,24 @@ def _gather_ptr(fmt) -> None:
         return [src, ids, got]
 
     def inputs(rng):
-        return [uniform()(rng, P_SRC, fmt.numpy_dtype) if fmt.is_float
-                else rng.integers(-10**9, 10**9, P_SRC).astype(fmt.numpy_dtype),
-                rng.integers(-50, P_SRC + 50, P_N).astype(np.int32),
-                np.zeros(P_N, fmt.numpy_dtype)], None
+        return [
+            uniform()(rng, P_SRC, fmt.numpy_dtype)
+            if fmt.is_float
+            else rng.integers(-(10**9), 10**9, P_SRC).astype(fmt.numpy_dtype),
+            rng.integers(-50, P_SRC + 50, P_N).astype(np.int32),
+            np.zeros(P_N, fmt.numpy_dtype),
+        ], None
 
-    make(name, build, reference, inputs, None, "memory",
-         f"out[i] = src[ids[i]] for {P_N} {fmt} elements through the pointer path; indices "
-         f"outside the source read -1 (a masked load with padding)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"out[i] = src[ids[i]] for {P_N} {fmt} elements through the pointer path; indices "
+        f"outside the source read -1 (a masked load with padding)",
+    )
 
 
 def _scatter_ptr(fmt) -> None:
@@ -200,8 +292,13 @@ def _scatter_ptr(fmt) -> None:
         yield store(out, 0, t, offsets=i, mask=lane < P_N)
 
     def build():
-        return trace(name, body, In(fmt, cells([P_N], [P_TILE])), In(I32, cells([P_N], [P_TILE])),
-                     Shared(fmt))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([P_N], [P_TILE])),
+            In(I32, cells([P_N], [P_TILE])),
+            Shared(fmt),
+        )
 
     def reference(args):
         x, ids, out = args
@@ -210,11 +307,21 @@ def _scatter_ptr(fmt) -> None:
         return [x, ids, out]
 
     def inputs(rng):
-        return [uniform()(rng, P_N, fmt.numpy_dtype), rng.permutation(P_N).astype(np.int32),
-                np.zeros(P_N, fmt.numpy_dtype)], ((P_N + P_TILE - 1) // P_TILE,)
+        return [
+            uniform()(rng, P_N, fmt.numpy_dtype),
+            rng.permutation(P_N).astype(np.int32),
+            np.zeros(P_N, fmt.numpy_dtype),
+        ], ((P_N + P_TILE - 1) // P_TILE,)
 
-    make(name, build, reference, inputs, None, "memory",
-         f"out[ids[i]] = x[i] for a permutation of {P_N} {fmt} elements (masked pointer store)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"out[ids[i]] = x[i] for a permutation of {P_N} {fmt} elements (masked pointer store)",
+    )
 
 
 # ----------------------------------------------------------------------------- strided windows
@@ -225,25 +332,36 @@ W_N = 4096
 def _window(shape: int, step: int) -> None:
     name = f"window_{shape}_step{step}"
     count = (W_N - shape) // step + 1
-    count = 1 << (count.bit_length() - 1)          # a power of two of windows: the Out's cells
+    count = 1 << (count.bit_length() - 1)  # a power of two of windows: the Out's cells
 
     def body(x, out):
         yield store_cell(out, (yield load_window(x, [block_id(0)], [shape], [step])))
 
     def build():
-        return trace(name, body, In(F32, cells([W_N], [shape], along=[FREE_AXIS])),
-                     Out(F32, cells([count * shape], [shape])))
+        return trace(
+            name,
+            body,
+            In(F32, cells([W_N], [shape], along=[FREE_AXIS])),
+            Out(F32, cells([count * shape], [shape])),
+        )
 
     def reference(args):
         x, out = args
-        return [x, np.concatenate([x[i * step:i * step + shape] for i in range(count)])]
+        return [x, np.concatenate([x[i * step : i * step + shape] for i in range(count)])]
 
     def inputs(rng):
         return [uniform()(rng, W_N, np.float32), np.zeros(count * shape, np.float32)], None
 
     how = "overlapping" if step < shape else "skipping"
-    make(name, build, reference, inputs, None, "memory",
-         f"windows of {shape} f32 elements every {step} ({how}; a strided_view), one a block")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        None,
+        "memory",
+        f"windows of {shape} f32 elements every {step} ({how}; a strided_view), one a block",
+    )
 
 
 def _family() -> None:

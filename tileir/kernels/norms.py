@@ -14,8 +14,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (BF16, F16, F32, F64, FREE_AXIS, In, Out, cells, exp, iota, load_at, load_cell,
-                    log, reduce_max, reduce_sum, rsqrt, store_cell, trace, where)
+from tileir import (
+    BF16,
+    F16,
+    F32,
+    F64,
+    FREE_AXIS,
+    In,
+    Out,
+    cells,
+    exp,
+    iota,
+    load_at,
+    load_cell,
+    log,
+    reduce_max,
+    reduce_sum,
+    rsqrt,
+    store_cell,
+    trace,
+    where,
+)
 from tileir.kernels.common import make, tol, uniform
 
 R, C, TR = 128, 128, 16
@@ -60,8 +79,12 @@ def _rows_spec(kind: str, fmt, cols: int = C, tile_c: int = C, pad: str = "zero"
         yield store_cell(out, y.to(fmt))
 
     def build():
-        return trace(name, body, In(fmt, cells([R, cols], [TR, tile_c], pad=pad)),
-                     Out(fmt, cells([R, cols], [TR, tile_c])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([R, cols], [TR, tile_c], pad=pad)),
+            Out(fmt, cells([R, cols], [TR, tile_c])),
+        )
 
     def reference(args):
         x, out = args
@@ -73,8 +96,15 @@ def _rows_spec(kind: str, fmt, cols: int = C, tile_c: int = C, pad: str = "zero"
         return [uniform(-4, 4)(rng, n, fmt.numpy_dtype), np.zeros(n, fmt.numpy_dtype)], None
 
     padded = f" (rows of {cols} in cells of {tile_c}, padded with {pad})" if cols != tile_c else ""
-    make(name, build, reference, inputs, _tolerance(fmt), "norm",
-         f"{kind} over each row of a {R}x{cols} {fmt} matrix, 16 rows a block{padded}")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(fmt),
+        "norm",
+        f"{kind} over each row of a {R}x{cols} {fmt} matrix, 16 rows a block{padded}",
+    )
 
 
 def _softmax_1d(fmt, n: int, tile: int) -> None:
@@ -86,8 +116,9 @@ def _softmax_1d(fmt, n: int, tile: int) -> None:
         yield store_cell(out, e / reduce_sum(e))
 
     def build():
-        return trace(name, body, In(fmt, cells([n], [tile], pad="neg_inf")),
-                     Out(fmt, cells([n], [tile])))
+        return trace(
+            name, body, In(fmt, cells([n], [tile], pad="neg_inf")), Out(fmt, cells([n], [tile]))
+        )
 
     def reference(args):
         x, out = args
@@ -96,9 +127,16 @@ def _softmax_1d(fmt, n: int, tile: int) -> None:
     def inputs(rng):
         return [uniform(-6, 6)(rng, n, fmt.numpy_dtype), np.full(n, 7.0, fmt.numpy_dtype)], None
 
-    make(name, build, reference, inputs, _tolerance(fmt), "norm",
-         f"softmax of {n} {fmt} values in one cell of {tile}; the {tile - n} lanes past the "
-         f"extent read -inf")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(fmt),
+        "norm",
+        f"softmax of {n} {fmt} values in one cell of {tile}; the {tile - n} lanes past the "
+        f"extent read -inf",
+    )
 
 
 def _col_softmax(fmt) -> None:
@@ -115,15 +153,26 @@ def _col_softmax(fmt) -> None:
 
     def reference(args):
         x, out = args
-        return [x, _np_softmax(x.astype(np.float64).reshape(64, 256), axis=0).reshape(-1)
-                .astype(fmt.numpy_dtype)]
+        return [
+            x,
+            _np_softmax(x.astype(np.float64).reshape(64, 256), axis=0)
+            .reshape(-1)
+            .astype(fmt.numpy_dtype),
+        ]
 
     def inputs(rng):
         n = 64 * 256
         return [uniform()(rng, n, fmt.numpy_dtype), np.zeros(n, fmt.numpy_dtype)], None
 
-    make(name, build, reference, inputs, _tolerance(fmt), "norm",
-         f"softmax down each column of a 64x256 {fmt} matrix (reduce dim=0, keepdims)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(fmt),
+        "norm",
+        f"softmax down each column of a 64x256 {fmt} matrix (reduce dim=0, keepdims)",
+    )
 
 
 def _norm_spec(kind: str, fmt, cols: int = C, tile_c: int = C) -> None:
@@ -135,7 +184,7 @@ def _norm_spec(kind: str, fmt, cols: int = C, tile_c: int = C) -> None:
 
     def body(x, gamma, beta, out):
         t = (yield load_cell(x)).to(comp)
-        g = (yield load_at(gamma, [0])).to(comp)   # [1, C]: widens over the rows
+        g = (yield load_at(gamma, [0])).to(comp)  # [1, C]: widens over the rows
         b = (yield load_at(beta, [0])).to(comp)
         if kind == "layernorm":
             mean = reduce_sum(t, keepdims=True) * (1.0 / cols)
@@ -151,8 +200,14 @@ def _norm_spec(kind: str, fmt, cols: int = C, tile_c: int = C) -> None:
 
     def build():
         w = cells([1, cols], [1, tile_c], along=[FREE_AXIS, 1])
-        return trace(name, body, In(fmt, cells([R, cols], [TR, tile_c])), In(fmt, w), In(fmt, w),
-                     Out(fmt, cells([R, cols], [TR, tile_c])))
+        return trace(
+            name,
+            body,
+            In(fmt, cells([R, cols], [TR, tile_c])),
+            In(fmt, w),
+            In(fmt, w),
+            Out(fmt, cells([R, cols], [TR, tile_c])),
+        )
 
     def reference(args):
         x, gamma, beta, out = args
@@ -167,13 +222,24 @@ def _norm_spec(kind: str, fmt, cols: int = C, tile_c: int = C) -> None:
 
     def inputs(rng):
         dt = fmt.numpy_dtype
-        return [uniform(-3, 5)(rng, R * cols, dt), uniform(0.5, 1.5)(rng, cols, dt),
-                uniform(-1, 1)(rng, cols, dt), np.zeros(R * cols, dt)], None
+        return [
+            uniform(-3, 5)(rng, R * cols, dt),
+            uniform(0.5, 1.5)(rng, cols, dt),
+            uniform(-1, 1)(rng, cols, dt),
+            np.zeros(R * cols, dt),
+        ], None
 
     what = "layer norm" if kind == "layernorm" else "RMS norm"
     extra = f", rows of {cols} in cells of {tile_c}" if padded else ""
-    make(name, build, reference, inputs, _tolerance(fmt), "norm",
-         f"{what} over each row of a {R}x{cols} {fmt} matrix with per-column weights{extra}")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(fmt),
+        "norm",
+        f"{what} over each row of a {R}x{cols} {fmt} matrix with per-column weights{extra}",
+    )
 
 
 def _family() -> None:

@@ -14,16 +14,39 @@ numpy pairwise).  f16 and bf16 inputs are widened to f32 for the sum, as real ke
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 
-from tileir import (BF16, F16, F32, F64, I32, I64, In, Out, cells, load_cell, reduce_max,
-                    reduce_min, reduce_prod, reduce_sum, store_cell, trace)
+from tileir import (
+    BF16,
+    F16,
+    F32,
+    F64,
+    I32,
+    I64,
+    In,
+    Out,
+    cells,
+    load_cell,
+    reduce_max,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    store_cell,
+    trace,
+)
+from tileir.host.tolerance import Tolerance
 from tileir.kernels.common import exact, ints, make, tol, uniform
-from tileir.kernels.registry import Tolerance
 
 ROWS, COLS, TILE_R, TILE_C = 128, 64, 16, 16
 _REDUCE = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min, "prod": reduce_prod}
-_NUMPY = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}
+_NUMPY: dict[str, Callable[..., Any]] = {
+    "sum": np.sum,
+    "max": np.max,
+    "min": np.min,
+    "prod": np.prod,
+}
 
 
 def _gen(op: str, fmt):
@@ -80,13 +103,22 @@ def _matrix_spec(op: str, fmt, dim: int) -> None:
 
     def inputs(rng):
         n_out = ROWS if dim == 1 else COLS
-        return [_gen(op, fmt)(rng, ROWS * COLS, fmt.numpy_dtype),
-                np.zeros(n_out, fmt.numpy_dtype)], None
+        return [
+            _gen(op, fmt)(rng, ROWS * COLS, fmt.numpy_dtype),
+            np.zeros(n_out, fmt.numpy_dtype),
+        ], None
 
     terms = COLS if dim == 1 else ROWS
     what = "each row" if dim == 1 else "each column"
-    make(name, build, reference, inputs, _tolerance(op, fmt, terms), "reduction",
-         f"{op} of {what} of a {ROWS}x{COLS} {fmt} matrix (reduce dim={dim})")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(op, fmt, terms),
+        "reduction",
+        f"{op} of {what} of a {ROWS}x{COLS} {fmt} matrix (reduce dim={dim})",
+    )
 
 
 SHAPE3 = (4, 8, 16)
@@ -102,19 +134,32 @@ def _cube_spec(op: str, fmt, dim: int) -> None:
         yield store_cell(out, red(t))
 
     def build():
-        return trace(name, body, In(fmt, cells(list(SHAPE3), list(SHAPE3))),
-                     Out(fmt, cells(list(out_shape), list(out_shape))))
+        return trace(
+            name,
+            body,
+            In(fmt, cells(list(SHAPE3), list(SHAPE3))),
+            Out(fmt, cells(list(out_shape), list(out_shape))),
+        )
 
     def reference(args):
         x, out = args
         return [x, _ref_reduce(op, fmt, x.reshape(SHAPE3), dim).reshape(-1)]
 
     def inputs(rng):
-        return [_gen(op, fmt)(rng, int(np.prod(SHAPE3)), fmt.numpy_dtype),
-                np.zeros(int(np.prod(out_shape)), fmt.numpy_dtype)], None
+        return [
+            _gen(op, fmt)(rng, int(np.prod(SHAPE3)), fmt.numpy_dtype),
+            np.zeros(int(np.prod(out_shape)), fmt.numpy_dtype),
+        ], None
 
-    make(name, build, reference, inputs, _tolerance(op, fmt, SHAPE3[dim]), "reduction",
-         f"{op} of a 4x8x16 {fmt} tensor along dimension {dim} (rank-3 reduce)")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(op, fmt, SHAPE3[dim]),
+        "reduction",
+        f"{op} of a 4x8x16 {fmt} tensor along dimension {dim} (rank-3 reduce)",
+    )
 
 
 PART_N, PART_TILE = 4096, 512
@@ -130,19 +175,29 @@ def _partial_spec(op: str, fmt) -> None:
         yield store_cell(out, red(t).reshape([1]))
 
     def build():
-        return trace(name, body, In(fmt, cells([PART_N], [PART_TILE])),
-                     Out(fmt, cells([blocks], [1])))
+        return trace(
+            name, body, In(fmt, cells([PART_N], [PART_TILE])), Out(fmt, cells([blocks], [1]))
+        )
 
     def reference(args):
         x, out = args
         return [x, _ref_reduce(op, fmt, x.reshape(blocks, PART_TILE), 1)]
 
     def inputs(rng):
-        return [_gen(op, fmt)(rng, PART_N, fmt.numpy_dtype),
-                np.zeros(blocks, fmt.numpy_dtype)], None
+        return [
+            _gen(op, fmt)(rng, PART_N, fmt.numpy_dtype),
+            np.zeros(blocks, fmt.numpy_dtype),
+        ], None
 
-    make(name, build, reference, inputs, _tolerance(op, fmt, PART_TILE), "reduction",
-         f"one {op} per block of 512 {fmt} values: the first pass of a two-pass reduction")
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        _tolerance(op, fmt, PART_TILE),
+        "reduction",
+        f"one {op} per block of 512 {fmt} values: the first pass of a two-pass reduction",
+    )
 
 
 def _family() -> None:
@@ -159,8 +214,14 @@ def _family() -> None:
     for dim in range(3):
         _cube_spec("sum", F32, dim)
         _cube_spec("max", I32, dim)
-    for op, fmt in (("sum", F32), ("sum", F64), ("max", F32), ("min", I64), ("sum", I32),
-                    ("sum", BF16)):
+    for op, fmt in (
+        ("sum", F32),
+        ("sum", F64),
+        ("max", F32),
+        ("min", I64),
+        ("sum", I32),
+        ("sum", BF16),
+    ):
         _partial_spec(op, fmt)
 
 

@@ -18,18 +18,9 @@ from typing import Callable, Optional, Sequence
 import attrs
 import numpy as np
 
+from tileir.host.tolerance import Tolerance
+
 __all__ = ["KernelSpec", "Tolerance", "register", "get", "names", "specs", "REGISTRY"]
-
-
-@attrs.frozen
-class Tolerance:
-    """``|a - b| <= atol + rtol * |b|`` element-wise (NaN equals NaN)."""
-
-    rtol: float = 0.0
-    atol: float = 0.0
-
-    def __str__(self) -> str:
-        return f"rtol={self.rtol:g}, atol={self.atol:g}"
 
 
 @attrs.frozen
@@ -52,12 +43,13 @@ class KernelSpec:
     #: f4E2M1FN and f8E8M0FNU from sm_100, fnv8E5M3FNU only on sm_107: found by experiment,
     #: see tileir/kernels/common.py); a kernel using one says so here, and gate 1 assembles it
     #: for these (see :meth:`asm_archs`).
-    archs: Optional[tuple] = attrs.field(default=None,
-                                         converter=lambda a: None if a is None else tuple(a))
+    archs: Optional[tuple] = attrs.field(
+        default=None, converter=lambda a: None if a is None else tuple(a)
+    )
 
     def kernel(self):
         """The recorded kernel (recorded anew each call: recording is pure)."""
-        return self.build()
+        return self.build().with_reference(self.reference, self.tolerance)
 
     def asm_archs(self, requested: Sequence[str]) -> tuple:
         """The architectures gate 1 assembles this kernel for, given the ones asked for.

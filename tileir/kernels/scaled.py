@@ -17,13 +17,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F32, FNV8E5M3FNU, I8, I32, In, Out,
-                    Shared, assume_bounded, assume_div_by, assume_same_elements, bitcast,
-                    block_id, cells, iota, load, load_cell, mma_scaled, store, store_cell, trace)
+from tileir import (
+    F4E2M1FN,
+    F8E4M3FN,
+    F8E5M2,
+    F8E8M0FNU,
+    F32,
+    FNV8E5M3FNU,
+    I8,
+    I32,
+    In,
+    Out,
+    Shared,
+    assume_bounded,
+    assume_div_by,
+    assume_same_elements,
+    bitcast,
+    block_id,
+    cells,
+    iota,
+    load,
+    load_cell,
+    mma_scaled,
+    store,
+    store_cell,
+    trace,
+)
+from tileir.host.tolerance import Tolerance
 from tileir.kernels.common import archs_for, fmt_tag, make, uniform
 from tileir.kernels.conversion_buffers import from_buffer, to_buffer
 from tileir.kernels.floatref import round_to
-from tileir.kernels.registry import Tolerance
 
 M, N, K = 64, 64, 128
 
@@ -43,9 +66,15 @@ def _scaled_spec(fmt, scale_fmt, block: int) -> None:
         yield store_cell(c, mma_scaled(ta, tb, 0.0, xa, xb))
 
     def build():
-        return trace(name, body, In(mem, cells([M, K], [M, K])), In(mem, cells([K, N], [K, N])),
-                     In(scale_fmt, cells([M, kb], [M, kb])), In(scale_fmt, cells([kb, N], [kb, N])),
-                     Out(F32, cells([M, N], [M, N])))
+        return trace(
+            name,
+            body,
+            In(mem, cells([M, K], [M, K])),
+            In(mem, cells([K, N], [K, N])),
+            In(scale_fmt, cells([M, kb], [M, kb])),
+            In(scale_fmt, cells([kb, N], [kb, N])),
+            Out(F32, cells([M, N], [M, N])),
+        )
 
     def reference(args):
         a, b, sa, sb, c = args
@@ -64,12 +93,25 @@ def _scaled_spec(fmt, scale_fmt, block: int) -> None:
         def scales(n):
             return to_buffer(round_to(2.0 ** rng.uniform(-4, 2, n), scale_fmt), scale_fmt)
 
-        return [factors(M * K), factors(K * N), scales(M * kb), scales(kb * N),
-                np.zeros(M * N, np.float32)], None
+        return [
+            factors(M * K),
+            factors(K * N),
+            scales(M * kb),
+            scales(kb * N),
+            np.zeros(M * N, np.float32),
+        ], None
 
-    make(name, build, reference, inputs, Tolerance(rtol=1e-5, atol=1e-3), "matmul",
-         f"{M}x{K} by {K}x{N} {fmt} factors with {scale_fmt} scales for each block of {block} "
-         f"along K, into f32 (mmaf_scaled)", archs_for(fmt, scale_fmt))
+    make(
+        name,
+        build,
+        reference,
+        inputs,
+        Tolerance(rtol=1e-5, atol=1e-3),
+        "matmul",
+        f"{M}x{K} by {K}x{N} {fmt} factors with {scale_fmt} scales for each block of {block} "
+        f"along K, into f32 (mmaf_scaled)",
+        archs_for(fmt, scale_fmt),
+    )
 
 
 # ----------------------------------------------------------------------------- assume
@@ -89,12 +131,19 @@ def _assume_div_by() -> None:
     def build():
         return trace(name, body, Shared(F32), Shared(F32))
 
-    make(name, build,
-         lambda a: [a[0], (a[0].reshape(-1, A_T) + np.arange(A_T) * 4).reshape(-1)
-                    .astype(np.float32)],
-         lambda r: ([uniform()(r, A_N, np.float32), np.zeros(A_N, np.float32)], (A_N // A_T,)),
-         None, "memory", "x + 4i per block with its start promised a multiple of 16 and the "
-                         "lane offsets multiples of 4 in every group of 4 (assume div_by)")
+    make(
+        name,
+        build,
+        lambda a: [
+            a[0],
+            (a[0].reshape(-1, A_T) + np.arange(A_T) * 4).reshape(-1).astype(np.float32),
+        ],
+        lambda r: ([uniform()(r, A_N, np.float32), np.zeros(A_N, np.float32)], (A_N // A_T,)),
+        None,
+        "memory",
+        "x + 4i per block with its start promised a multiple of 16 and the "
+        "lane offsets multiples of 4 in every group of 4 (assume div_by)",
+    )
 
 
 def _assume_bounded() -> None:
@@ -109,10 +158,22 @@ def _assume_bounded() -> None:
         g = cells([A_N], [A_T])
         return trace(name, body, Shared(F32), In(I32, g), Out(F32, g))
 
-    make(name, build, lambda a: [a[0], a[1], a[0][a[1] & 255]],
-         lambda r: ([uniform()(r, 256, np.float32), r.integers(0, 10**6, A_N).astype(np.int32),
-                     np.zeros(A_N, np.float32)], None),
-         None, "memory", "a gather whose indices are promised in [0, 255] (assume bounded)")
+    make(
+        name,
+        build,
+        lambda a: [a[0], a[1], a[0][a[1] & 255]],
+        lambda r: (
+            [
+                uniform()(r, 256, np.float32),
+                r.integers(0, 10**6, A_N).astype(np.int32),
+                np.zeros(A_N, np.float32),
+            ],
+            None,
+        ),
+        None,
+        "memory",
+        "a gather whose indices are promised in [0, 255] (assume bounded)",
+    )
 
 
 def _assume_same() -> None:
@@ -127,17 +188,28 @@ def _assume_same() -> None:
         g = cells([A_N], [A_T])
         return trace(name, body, In(F32, g), Out(F32, g))
 
-    make(name, build,
-         lambda a: [a[0], (a[0].reshape(-1, A_T) * (np.arange(A_T) // 8)).reshape(-1)
-                    .astype(np.float32)],
-         lambda r: ([uniform()(r, A_N, np.float32), np.zeros(A_N, np.float32)], None),
-         None, "memory", "x times its lane's group number, the groups of 8 promised equal "
-                         "(assume same_elements)")
+    make(
+        name,
+        build,
+        lambda a: [
+            a[0],
+            (a[0].reshape(-1, A_T) * (np.arange(A_T) // 8)).reshape(-1).astype(np.float32),
+        ],
+        lambda r: ([uniform()(r, A_N, np.float32), np.zeros(A_N, np.float32)], None),
+        None,
+        "memory",
+        "x times its lane's group number, the groups of 8 promised equal (assume same_elements)",
+    )
 
 
-for _fmt, _scale, _block in ((F8E4M3FN, F8E8M0FNU, 32), (F8E5M2, F8E8M0FNU, 32),
-                             (F4E2M1FN, F8E4M3FN, 16), (F4E2M1FN, F8E8M0FNU, 32),
-                             (F4E2M1FN, F8E8M0FNU, 16), (F4E2M1FN, FNV8E5M3FNU, 32)):
+for _fmt, _scale, _block in (
+    (F8E4M3FN, F8E8M0FNU, 32),
+    (F8E5M2, F8E8M0FNU, 32),
+    (F4E2M1FN, F8E4M3FN, 16),
+    (F4E2M1FN, F8E8M0FNU, 32),
+    (F4E2M1FN, F8E8M0FNU, 16),
+    (F4E2M1FN, FNV8E5M3FNU, 32),
+):
     _scaled_spec(_fmt, _scale, _block)
 _assume_div_by()
 _assume_bounded()

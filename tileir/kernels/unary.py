@@ -11,8 +11,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from tileir import (BF16, F16, F32, F64, absolute, ceil, cos, cosh, exp, exp2, floor, log, log2,
-                    rsqrt, sin, sinh, sqrt, tan, tanh)
+from tileir import (
+    BF16,
+    F16,
+    F32,
+    F64,
+    absolute,
+    ceil,
+    cos,
+    cosh,
+    exp,
+    exp2,
+    floor,
+    log,
+    log2,
+    rsqrt,
+    sin,
+    sinh,
+    sqrt,
+    tan,
+    tanh,
+)
 from tileir.kernels.common import ew_spec, exact, positive, tol, uniform
 
 FLOATS = (F16, BF16, F32, F64)
@@ -45,6 +64,7 @@ _ULPS = {"f16": 2, "bf16": 2, "f32": 8, "f64": 8}
 def _ref(np_fn, dtype):
     def ref(x):
         return np_fn(x.astype(np.float64)).astype(dtype)
+
     return ref
 
 
@@ -52,9 +72,19 @@ def _family() -> None:
     for fmt in FLOATS:
         for name, fn, np_fn, gen, is_exact in _UNARY:
             tolerance = exact if is_exact else tol(fmt, _ULPS[fmt.name])
-            ew_spec(f"math_{name}_{fmt}", fn, (fmt,), fmt, _ref(np_fn, fmt.numpy_dtype), (gen,),
-                    n=768, tile=256, tolerance=tolerance, family="math",
-                    doc=f"{name} of 768 {fmt} values in cells of 256")
+            ew_spec(
+                f"math_{name}_{fmt}",
+                fn,
+                (fmt,),
+                fmt,
+                _ref(np_fn, fmt.numpy_dtype),
+                (gen,),
+                n=768,
+                tile=256,
+                tolerance=tolerance,
+                family="math",
+                doc=f"{name} of 768 {fmt} values in cells of 256",
+            )
 
 
 _family()

@@ -12,16 +12,29 @@ sit in the block of its users) and shared within it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Optional, Union
+
 from pyrsistent import pmap
 
 from tileir.errors import LoweringError
-from tileir.markers import DYN_DIM, Cells
-from tileir.module import DivBy, Value
-from tileir.numerics import dense_of
-from tileir.program import Sparse, Window
-from tileir.tile import Tile
-from tileir.types import (I32, GatherScatterViewType, PartitionViewType, StridedViewType,
-                          TensorViewType, TileType)
+from tileir.ir.module import DivBy, Loc, Value
+from tileir.ir.numerics import dense_of
+from tileir.record.markers import Cells
+from tileir.record.program import Base, Sparse, View, Window
+from tileir.record.tile import Tile
+from tileir.types import (
+    I32,
+    GatherScatterViewType,
+    PartitionViewType,
+    StridedViewType,
+    TensorViewType,
+    TileType,
+)
+
+if TYPE_CHECKING:
+    from tileir.lower.walk import Walk
+else:
+    Walk = object
 
 __all__ = ["Addressing"]
 
@@ -34,10 +47,10 @@ def _i32(n: int) -> Tile:
     return Tile("constant", (), {"value": dense_of(TileType((), I32), n)}, TileType((), I32))
 
 
-class Addressing:
+class Addressing(Walk):
     """Views and pointers of the parameters (mixed into the lowering)."""
 
-    def tensor_view(self, index: int, cells: Cells, loc) -> Value:
+    def tensor_view(self, index: int, cells: Cells, loc: Optional[Loc]) -> Value:
         """Parameter ``index``'s whole buffer as a tensor view of ``cells``' extent."""
         key = ("tv", index, cells)
         found = self.lookup(key, innermost_only=True)
@@ -46,24 +59,33 @@ class Addressing:
         p = self.program.params[index]
         ptr = self.params[index]
         (base,) = self.emit("assume", (ptr,), [ptr.type], _ALIGNED, loc=loc)
-        shape, dyn_shape = [], []
+        shape: list[Optional[int]] = []
+        dyn_shape: list[Value] = []
         for d, e in enumerate(cells.extent):
-            if e is DYN_DIM:
+            if not isinstance(e, int):  # DYN_DIM
                 if p.cells is not cells and (index, d) not in self.extent_values:
-                    raise LoweringError("a retiled view cannot have a DYN_DIM extent",
-                                        op="make_tensor_view", where=str(loc) if loc else None)
+                    raise LoweringError(
+                        "a retiled view cannot have a DYN_DIM extent",
+                        op="make_tensor_view",
+                        where=str(loc) if loc else None,
+                    )
                 shape.append(None)
                 dyn_shape.append(self.extent_values[(index, d)])
             else:
                 shape.append(e)
         strides, dyn_strides = self._strides(index, shape, loc)
         tv_type = TensorViewType(p.format, tuple(shape), tuple(strides), p.marker.ptr_attr)
-        (tv,) = self.emit("make_tensor_view", [base, *dyn_shape, *dyn_strides], [tv_type],
-                          segments=(1, len(dyn_shape), len(dyn_strides)), loc=loc)
+        (tv,) = self.emit(
+            "make_tensor_view",
+            [base, *dyn_shape, *dyn_strides],
+            [tv_type],
+            segments=(1, len(dyn_shape), len(dyn_strides)),
+            loc=loc,
+        )
         self.bind(key, tv)
         return tv
 
-    def view(self, index: int, cells: Cells, loc, padded: bool = True) -> Value:
+    def view(self, index: int, cells: Cells, loc: Optional[Loc], padded: bool = True) -> Value:
         """The partition view of parameter ``index`` in ``cells`` (``padded=False``: without a
         padding value, as atomic_red_view_tko wants)."""
         key = ("view", index, cells) if padded else ("view-nopad", index, cells)
@@ -71,13 +93,15 @@ class Addressing:
         if found is not None:
             return found
         tv = self.tensor_view(index, cells, loc)
-        pv_type = PartitionViewType(cells.tile, tv.type, tuple(range(len(cells.tile))),
-                                    cells.pad if padded else None)
+        assert isinstance(tv.type, TensorViewType)  # what tensor_view makes
+        pv_type = PartitionViewType(
+            cells.tile, tv.type, tuple(range(len(cells.tile))), cells.pad if padded else None
+        )
         (pv,) = self.emit("make_partition_view", (tv,), [pv_type], loc=loc)
         self.bind(key, pv)
         return pv
 
-    def any_view(self, index: int, spec, loc, padded: bool = True) -> Value:
+    def any_view(self, index: int, spec: View, loc: Optional[Loc], padded: bool = True) -> Value:
         """The view a load or store names: cells, windows (strided) or a gather (sparse);
         ``padded=False`` leaves out the padding value (a load promised in bounds: tileiras
         refuses ``inbounds`` through a padded view)."""
@@ -88,7 +112,9 @@ class Addressing:
         if found is not None:
             return found
         tv = self.tensor_view(index, spec.cells, loc)
+        assert isinstance(tv.type, TensorViewType)  # what tensor_view makes
         pad = spec.cells.pad if padded else None
+        vt: Union[StridedViewType, GatherScatterViewType]
         if isinstance(spec, Window):
             vt = StridedViewType(spec.tile, spec.step, tv.type, tuple(range(len(spec.tile))), pad)
             (v,) = self.emit("make_strided_view", (tv,), [vt], loc=loc)
@@ -100,17 +126,22 @@ class Addressing:
         self.bind(key, v)
         return v
 
-    def _strides(self, index: int, shape: list, loc) -> tuple:
+    def _strides(
+        self, index: int, shape: list[Optional[int]], loc: Optional[Loc]
+    ) -> tuple[tuple[Optional[int], ...], tuple[Value, ...]]:
         """Row-major strides; a stride after a dynamic extent is computed in the kernel."""
-        strides, dyn = [], []
-        acc_static, acc_value = 1, None
+        strides: list[Optional[int]] = []
+        dyn: list[Value] = []
+        acc_static = 1
+        acc_value: Optional[Value] = None
         for d in reversed(range(len(shape))):
+            n = shape[d]
             if acc_value is None:
                 strides.append(acc_static)
             else:
                 strides.append(None)
                 dyn.append(acc_value)
-            if shape[d] is None:
+            if n is None:
                 extent = self.extent_values[(index, d)]
                 if acc_value is None:
                     if acc_static == 1:
@@ -121,13 +152,13 @@ class Addressing:
                 else:
                     (acc_value,) = self.emit("muli", (acc_value, extent), [extent.type], loc=loc)
             elif acc_value is None:
-                acc_static *= shape[d]
+                acc_static *= n
             else:
-                c = self.value(_i32(shape[d]))
+                c = self.value(_i32(n))
                 (acc_value,) = self.emit("muli", (acc_value, c), [acc_value.type], loc=loc)
         return tuple(reversed(strides)), tuple(reversed(dyn))
 
-    def shape_query(self, t: Tile) -> tuple:
+    def shape_query(self, t: Tile) -> tuple[Value, ...]:
         """The results of ``get_tensor_shape`` / ``get_index_space_shape`` of a parameter."""
         index, cells = t.attrs["param"], t.attrs["cells"]
         key = (t.op, index, cells)
@@ -141,7 +172,7 @@ class Addressing:
             self.bind(key, found)
         return found
 
-    def pointers(self, base, offsets, loc) -> Value:
+    def pointers(self, base: Base, offsets: Optional[Tile], loc: Optional[Loc]) -> Value:
         """A tile of pointers: parameter ``base`` (an index) or the pointer tile ``base``,
         moved by element ``offsets`` (None: ``base`` already points at every element)."""
         if isinstance(base, int):
@@ -150,6 +181,7 @@ class Addressing:
             ptr = self.value(base)
             if offsets is None:
                 return ptr
+        assert offsets is not None  # a parameter is addressed through offsets (the recorder's)
         ptrs_key = ("ptrs", base, offsets)
         found = self.lookup(ptrs_key)
         if found is not None:
@@ -159,10 +191,13 @@ class Addressing:
             key = ("ptr-splat", base, shape)
             found = self.lookup(key)
             if found is None:
-                (r,) = self.emit("reshape", (ptr,), [TileType((1,) * len(shape), ptr.type.element)],
-                                 loc=loc)
-                (found,) = self.emit("broadcast", (r,), [TileType(shape, ptr.type.element)],
-                                     loc=loc)
+                assert isinstance(ptr.type, TileType)  # a tile of pointers
+                (r,) = self.emit(
+                    "reshape", (ptr,), [TileType((1,) * len(shape), ptr.type.element)], loc=loc
+                )
+                (found,) = self.emit(
+                    "broadcast", (r,), [TileType(shape, ptr.type.element)], loc=loc
+                )
                 self.bind(key, found)
             ptr = found
         (ptrs,) = self.emit("offset", (ptr, self.value(offsets)), [ptr.type], loc=loc)

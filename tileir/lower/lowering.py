@@ -23,89 +23,101 @@ Values are numbered as bytecode numbers them (params first, then each op's
 region arguments and nested ops before the op's own results), so that
 ``decode(encode(m)) == m``.
 
-Calling convention of the entry: one ``tile<ptr<T>>`` per In / Out / Shared
-parameter and one ``tile<T>`` per Scalar parameter, in the markers' order,
-then one ``tile<i32>`` for each ``DYN_DIM`` extent (parameter by parameter,
-dimension by dimension).
+The entry's parameters are those of the calling convention,
+:mod:`tileir.record.convention`.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequence, Union
+
+from pyrsistent import PMap
 
 from tileir.errors import LoweringError
+from tileir.ir.module import (
+    EMPTY_ATTRS,
+    Block,
+    Function,
+    Global,
+    Loc,
+    Module,
+    Op,
+    ScalarAttr,
+    Value,
+    attrs_dict,
+)
+from tileir.ir.numerics import scalar_bits
+from tileir.ir.rule_table import rule_table
+from tileir.ir.signatures import attr_defaults
 from tileir.lower.addressing import Addressing
-from tileir.lower.memory_instrs import MemoryInstrs
-from tileir.markers import DYN_DIM
-from tileir.module import (EMPTY_ATTRS, Block, Function, Loc, Module, Op, Scalar, Value,
-                           attrs_dict)
-from tileir.numerics import scalar_bits
-from tileir.program import MEMORY_INSTRS, Assert, Exit, For, If, Loop, Print, Program
-from tileir.signatures import attr_defaults
-from tileir.tile import Tile
-from tileir.types import I32, TOKEN, TileType
+from tileir.lower.memory import MEMORY_LOWER_RULES, MemoryInstrs
+from tileir.record.convention import dyn_extents, entry_param_types
+from tileir.record.program import (
+    INSTRUCTIONS,
+    MEMORY_INSTRS,
+    Assert,
+    Exit,
+    For,
+    If,
+    Instr,
+    Loop,
+    Print,
+    Program,
+)
+from tileir.record.tile import Tile
+from tileir.types import I32, TOKEN, Format, TileType, Type
 
-__all__ = ["lower", "entry_param_types", "dyn_extents"]
+__all__ = ["lower", "LOWER_RULES"]
 
 # attributes a Tile carries for the recorder, not for the op
 _RECORDER_ATTRS = {"combiner", "identity", "region", "global", "param", "cells"}
 # tile ops the lowering treats apart (the recorder's own, and ops with recorder attributes)
-_RECORDER_OPS = frozenset({"param", "ptr_param", "block_id", "num_blocks", "get_tensor_shape",
-                           "get_index_space_shape", "result", "reduce", "scan", "get_global"})
+_RECORDER_OPS = frozenset(
+    {
+        "param",
+        "ptr_param",
+        "block_id",
+        "num_blocks",
+        "get_tensor_shape",
+        "get_index_space_shape",
+        "result",
+        "reduce",
+        "scan",
+        "get_global",
+    }
+)
 _COMBINERS = {
-    ("max", True): "maxf", ("min", True): "minf", ("sum", True): "addf", ("prod", True): "mulf",
-    ("max", False): "maxi", ("min", False): "mini", ("sum", False): "addi", ("prod", False): "muli",
+    ("max", True): "maxf",
+    ("min", True): "minf",
+    ("sum", True): "addf",
+    ("prod", True): "mulf",
+    ("max", False): "maxi",
+    ("min", False): "mini",
+    ("sum", False): "addi",
+    ("prod", False): "muli",
 }
 
 
-def _without_defaults(name: str, attrs: dict) -> dict:
+def _without_defaults(name: str, attrs: dict[str, Any]) -> dict[str, Any]:
     """``attrs`` less the entries equal to op ``name``'s declared defaults (what ``Op`` drops)."""
     defaults = attr_defaults(name)
     return {k: v for k, v in attrs.items() if not (k in defaults and defaults[k] == v)}
 
 
-# instruction class -> the name of its handler method (a memo of a pure function of the class)
-_HANDLERS: dict = {}
-
-
-def dyn_extents(params) -> tuple:
-    """``(param index, dimension)`` of every DYN_DIM extent, in entry-parameter order."""
-    out = []
-    for p in params:
-        if p.cells is not None:
-            out.extend((p.index, d) for d, e in enumerate(p.cells.extent) if e is DYN_DIM)
-    return tuple(out)
-
-
-def entry_param_types(params) -> tuple:
-    """The entry's parameter types, by the calling convention."""
-    return _entry_types(params, dyn_extents(params))
-
-
-def _entry_types(params, extents: tuple) -> tuple:
-    types = []
-    for p in params:
-        if p.role == "Scalar":
-            types.append(TileType((), p.format))
-        else:
-            types.append(TileType((), p.pointer))
-    types.extend(TileType((), I32) for _ in extents)
-    return tuple(types)
-
-
-def _touches_memory(body) -> bool:
+def _touches_memory(body: Iterable[Instr]) -> bool:
     for instr in body:
         if isinstance(instr, MEMORY_INSTRS):
             return True
         if isinstance(instr, (For, Loop)) and _touches_memory(instr.body):
             return True
-        if isinstance(instr, If) and (_touches_memory(instr.then_body)
-                                      or _touches_memory(instr.else_body)):
+        if isinstance(instr, If) and (
+            _touches_memory(instr.then_body) or _touches_memory(instr.else_body)
+        ):
             return True
     return False
 
 
-def _exits(body) -> bool:
+def _exits(body: Sequence[Instr]) -> bool:
     return bool(body) and isinstance(body[-1], Exit)
 
 
@@ -116,26 +128,35 @@ class _Lowering(Addressing, MemoryInstrs):
         self.program = program
         self.next_id = 0
         self.blocks: list[list[Op]] = []
-        self.scopes: list[dict] = []
-        self.token: Optional[Value] = None
+        self.scopes: list[dict[Hashable, Any]] = []
+        self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
-        self.globals: dict = {}
+        self.globals: dict[str, Global] = {}
         extents = dyn_extents(program.params)
-        types = _entry_types(program.params, extents)
+        types = entry_param_types(program.params)
         self.params = tuple(self.fresh(t) for t in types)
         n = len(program.params)
         self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
-        self.block_ids: tuple = ()
+        self.block_ids: tuple[Value, ...] = ()
 
     # -- plumbing ----------------------------------------------------------------------
-    def fresh(self, ttype) -> Value:
+    def fresh(self, ttype: Type) -> Value:
         v = Value(self.next_id, ttype)
         self.next_id += 1
         return v
 
-    def emit(self, name: str, operands=(), result_types=(), attrs=None, regions=(),
-             segments=None, loc: Optional[Loc] = None) -> tuple:
+    def emit(
+        self,
+        name: str,
+        operands: Iterable[Value] = (),
+        result_types: Sequence[Type] = (),
+        attrs: Union[Mapping[str, Any], PMap, None] = None,
+        regions: Iterable[Block] = (),
+        segments: Optional[Sequence[int]] = None,
+        loc: Optional[Loc] = None,
+    ) -> tuple[Value, ...]:
         n = self.next_id
+        results: tuple[Value, ...]
         if len(result_types) == 1:
             results = (Value(n, result_types[0]),)
         else:
@@ -144,12 +165,20 @@ class _Lowering(Addressing, MemoryInstrs):
         if type(attrs) is dict and attrs:
             # drop the defaults here, on the plain dict, so Op freezes one map (not two)
             attrs = _without_defaults(name, attrs)
-        self.blocks[-1].append(Op(name, tuple(operands), results,
-                                  EMPTY_ATTRS if attrs is None else attrs, tuple(regions),
-                                  segments, loc))
+        self.blocks[-1].append(
+            Op(
+                name,
+                tuple(operands),
+                results,
+                EMPTY_ATTRS if attrs is None else attrs,
+                tuple(regions),
+                segments,
+                loc,
+            )
+        )
         return results
 
-    def lookup(self, key, innermost_only: bool = False):
+    def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
             return self.scopes[-1].get(key)
         for scope in reversed(self.scopes):
@@ -158,14 +187,14 @@ class _Lowering(Addressing, MemoryInstrs):
                 return found
         return None
 
-    def bind(self, key, value) -> None:
+    def bind(self, key: Hashable, value: Any) -> None:
         self.scopes[-1][key] = value
 
-    def open_block(self, bindings: dict) -> None:
+    def open_block(self, bindings: Mapping[Hashable, Any]) -> None:
         self.blocks.append([])
         self.scopes.append(dict(bindings))
 
-    def close_block(self) -> list:
+    def close_block(self) -> list[Op]:
         self.scopes.pop()
         return self.blocks.pop()
 
@@ -177,13 +206,17 @@ class _Lowering(Addressing, MemoryInstrs):
         if t.op == "var":
             raise LoweringError(
                 f"a {t.type} made inside a loop or branch body is used outside it; carry it out "
-                f"of the loop (init / return) or return it from the branch", op=t.op,
-                where=str(t.loc) if t.loc else None)
+                f"of the loop (init / return) or return it from the branch",
+                op=t.op,
+                where=str(t.loc) if t.loc else None,
+            )
         if t.op == "region_arg":
             raise LoweringError(
                 f"a combiner's argument ({t.type}) is used outside its reduce / scan; a "
-                f"combiner's tiles stay inside it", op=t.attrs["of"][0],
-                where=str(t.loc) if t.loc else None)
+                f"combiner's tiles stay inside it",
+                op=t.attrs["of"][0],
+                where=str(t.loc) if t.loc else None,
+            )
         v = self._emit_tile(t)
         self.bind(t, v)
         return v
@@ -219,8 +252,8 @@ class _Lowering(Addressing, MemoryInstrs):
 
     def _emit_plain(self, t: Tile) -> Value:
         operands = [self.value(a) for a in t.args]
-        attrs = t.attrs
-        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(attrs_dict(attrs)):
+        attrs: Mapping[str, Any] = t.attrs
+        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(attrs_dict(t.attrs)):
             attrs = {k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS}
         (result,) = self.emit(t.op, operands, [t.type], attrs, loc=t.loc)
         return result
@@ -229,14 +262,18 @@ class _Lowering(Addressing, MemoryInstrs):
         g = t.attrs["global"]
         known = self.globals.setdefault(g.name, g)
         if known != g:
-            raise LoweringError(f"two different globals are named @{g.name}", op="get_global",
-                                where=str(t.loc) if t.loc else None)
+            raise LoweringError(
+                f"two different globals are named @{g.name}",
+                op="get_global",
+                where=str(t.loc) if t.loc else None,
+            )
 
     def _emit_reduce(self, t: Tile) -> Value:
         (src,) = t.args
         attrs = attrs_dict(t.attrs)
         operand = self.value(src)
         fmt = src.format
+        assert isinstance(fmt, Format)  # the recorder reduces numbers only
         scalar = TileType((), fmt)
         combiner = _COMBINERS[(attrs["combiner"], fmt.is_float)]
         a, b = self.fresh(scalar), self.fresh(scalar)
@@ -245,10 +282,15 @@ class _Lowering(Addressing, MemoryInstrs):
         (c,) = self.emit(combiner, (a, b), [scalar], signed, loc=t.loc)
         self.emit("yield", (c,), loc=t.loc)
         region = Block((a, b), self.close_block())
-        identity = Scalar(fmt, scalar_bits(fmt, attrs["identity"]))
-        (result,) = self.emit("reduce", (operand,), [t.type],
-                              {"dim": attrs["dim"], "identities": (identity,)}, [region],
-                              loc=t.loc)
+        identity = ScalarAttr(fmt, scalar_bits(fmt, attrs["identity"]))
+        (result,) = self.emit(
+            "reduce",
+            (operand,),
+            [t.type],
+            {"dim": attrs["dim"], "identities": (identity,)},
+            [region],
+            loc=t.loc,
+        )
         return result
 
     def _emit_region(self, t: Tile) -> Value:
@@ -263,7 +305,7 @@ class _Lowering(Addressing, MemoryInstrs):
         block = Block(args, self.close_block())
         if t.op == "reduce":
             d = t.attrs["dim"]
-            types = [TileType(a.shape[:d] + a.shape[d + 1:], a.format) for a in t.args]
+            types = [TileType(a.shape[:d] + a.shape[d + 1 :], a.format) for a in t.args]
         else:
             types = [a.type for a in t.args]
         attrs = {k: v for k, v in t.attrs.items() if k not in _RECORDER_ATTRS}
@@ -272,14 +314,17 @@ class _Lowering(Addressing, MemoryInstrs):
         return results[0]
 
     # -- instructions --------------------------------------------------------------------
-    def instr(self, ins) -> None:
-        kind = type(ins)
-        name = _HANDLERS.get(kind)
-        if name is None:
-            name = _HANDLERS[kind] = "_" + kind.__name__.lower()
-        getattr(self, name)(ins)
+    def instr(self, ins: Instr) -> None:
+        LOWER_RULES[type(ins)](self, ins)
 
-    def _loop_region(self, args: list, bindings: dict, body, carry_token: bool, tail) -> Block:
+    def _loop_region(
+        self,
+        args: list[Value],
+        bindings: Mapping[Hashable, Any],
+        body: Iterable[Instr],
+        carry_token: bool,
+        tail: Callable[[], None],
+    ) -> Block:
         """A loop's region: ``body`` lowered with the token threaded, then ``tail()``."""
         if carry_token:
             self.token = args[-1]
@@ -300,19 +345,25 @@ class _Lowering(Addressing, MemoryInstrs):
             init.append(self.token)
         iv = self.fresh(TileType((), I32))
         args = [self.fresh(v.type) for v in init]
-        bindings = {("var", ins.iv): iv}
+        bindings: dict[Hashable, Value] = {("var", ins.iv): iv}
         bindings.update({("var", c): a for c, a in zip(ins.carried, args)})
         outer_token = self.token
 
-        def tail():
+        def tail() -> None:
             yields = [self.value(t) for t in ins.yields]
             if carry_token:
                 yields.append(self.token)
             self.emit("continue", yields, loc=ins.loc)
 
         region = self._loop_region([iv, *args], bindings, ins.body, carry_token, tail)
-        results = self.emit("for", [lower, upper, step, *init], [v.type for v in init],
-                            {"unsigned_cmp": ins.unsigned}, [region], loc=ins.loc)
+        results = self.emit(
+            "for",
+            [lower, upper, step, *init],
+            [v.type for v in init],
+            {"unsigned_cmp": ins.unsigned},
+            [region],
+            loc=ins.loc,
+        )
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
             self.bind(("var", r), v)
@@ -323,7 +374,7 @@ class _Lowering(Addressing, MemoryInstrs):
         if carry_token:
             init.append(self.token)
         args = [self.fresh(v.type) for v in init]
-        bindings = {("var", c): a for c, a in zip(ins.carried, args)}
+        bindings: dict[Hashable, Value] = {("var", c): a for c, a in zip(ins.carried, args)}
         outer_token = self.token
         region = self._loop_region(args, bindings, ins.body, carry_token, lambda: None)
         types = list(ins.result_types) + ([TOKEN] if carry_token else [])
@@ -341,8 +392,9 @@ class _Lowering(Addressing, MemoryInstrs):
     def _if(self, ins: If) -> None:
         cond = self.value(ins.cond)
         both_exit = _exits(ins.then_body) and _exits(ins.else_body)
-        carry_token = not both_exit and (_touches_memory(ins.then_body)
-                                         or _touches_memory(ins.else_body))
+        carry_token = not both_exit and (
+            _touches_memory(ins.then_body) or _touches_memory(ins.else_body)
+        )
         regions = []
         outer_token = self.token
         for body, yields in ((ins.then_body, ins.then_yields), (ins.else_body, ins.else_yields)):
@@ -368,8 +420,14 @@ class _Lowering(Addressing, MemoryInstrs):
 
     def _print(self, ins: Print) -> None:
         args = [self.value(a) for a in ins.args]
-        (self.token,) = self.emit("print_tko", [*args, self.token], [TOKEN],
-                                  {"format": ins.format}, segments=(len(args), 1), loc=ins.loc)
+        (self.token,) = self.emit(
+            "print_tko",
+            [*args, self.token],
+            [TOKEN],
+            {"format": ins.format},
+            segments=(len(args), 1),
+            loc=ins.loc,
+        )
 
     # -- the whole function ----------------------------------------------------------------
     def function(self) -> Function:
@@ -389,3 +447,20 @@ def lower(program: Program) -> Module:
     walk = _Lowering(program)
     fn = walk.function()
     return Module((fn,), tuple(walk.globals.values()))
+
+
+#: instruction class -> rule(lowering, instruction): the ops it emits
+LOWER_RULES = rule_table(
+    "LOWER_RULES",
+    {
+        For: _Lowering._for,
+        Loop: _Lowering._loop,
+        Exit: _Lowering._exit,
+        If: _Lowering._if,
+        Assert: _Lowering._assert,
+        Print: _Lowering._print,
+    },
+    MEMORY_LOWER_RULES,
+    domain=INSTRUCTIONS,
+    what="recorded instruction class",
+)

@@ -14,12 +14,13 @@
   copy in, launch, copy out) on a GPU, with the fake device's launch checks.
 * :mod:`tileir.real.prebuilt` -- cubins assembled elsewhere, found by content
   (``$TILEIR_CUBIN_DIR``), for GPU machines without tileiras.
-* :mod:`tileir.real.gate` -- the device gate: golden kernels against their
-  references on a GPU, one ledger row per run.
 
-Calling convention of a recorded entry: one ``tile<ptr<T>>`` per In / Out /
-Shared parameter, in order, then one ``tile<i32>`` per DYN_DIM extent; a scalar
-parameter is a rank-0 ``tile<T>``.  Each argument sits in the kernel's parameter
+The device gate (golden kernels against their references on a GPU, one ledger
+row per run) is :mod:`tileir.kernels.device_gate`: it needs the bundled kernels,
+which sit above this package.
+
+The entry's parameters follow the calling convention of
+:mod:`tileir.record.convention`; each argument sits in the kernel's parameter
 block at its natural size and alignment (pointers 8 bytes); tileir.real.params
 has the table, checked against tileiras's cubins.
 
@@ -30,7 +31,7 @@ __all__ = ["RealDevice"]
 
 
 def __getattr__(name: str):
-    # RealDevice is exported lazily, so `import tileir.real` stays light.
+    # lazy: start-up cost; RealDevice is exported lazily, so `import tileir.real` stays light
     if name == "RealDevice":
         from tileir.real.device import RealDevice
 

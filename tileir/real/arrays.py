@@ -35,22 +35,46 @@ import numpy as np
 from tileir.errors import LaunchError
 from tileir.types import Format
 
-__all__ = ["DeviceArray", "device_array", "is_device_array", "read_dlpack_capsule",
-           "DLPACK_CUDA_DEVICES"]
+__all__ = [
+    "DeviceArray",
+    "device_array",
+    "is_device_array",
+    "read_dlpack_capsule",
+    "DLPACK_CUDA_DEVICES",
+]
 
 _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
 #: DLPack device types whose memory a CUDA kernel can address (kDLCUDA, kDLCUDAManaged).
 DLPACK_CUDA_DEVICES = (_KDL_CUDA, _KDL_CUDA_MANAGED)
-_DEVICE_NAMES = {1: "the CPU", 3: "pinned host memory (kDLCUDAHost)", 4: "OpenCL",
-                 7: "Vulkan", 8: "Metal", 10: "ROCm", 11: "ROCm host memory", 14: "oneAPI"}
+_DEVICE_NAMES = {
+    1: "the CPU",
+    3: "pinned host memory (kDLCUDAHost)",
+    4: "OpenCL",
+    7: "Vulkan",
+    8: "Metal",
+    10: "ROCm",
+    11: "ROCm host memory",
+    14: "oneAPI",
+}
 
 # DLDataTypeCode, bits -> format name (dlpack.h).  Unsigned maps to signless.
 _DLPACK_FORMATS = {
-    (0, 8): "i8", (0, 16): "i16", (0, 32): "i32", (0, 64): "i64",
-    (1, 8): "i8", (1, 16): "i16", (1, 32): "i32", (1, 64): "i64",
-    (2, 16): "f16", (2, 32): "f32", (2, 64): "f64",
-    (4, 16): "bf16", (6, 8): "i1",
-    (10, 8): "f8E4M3FN", (12, 8): "f8E5M2", (14, 8): "f8E8M0FNU",
+    (0, 8): "i8",
+    (0, 16): "i16",
+    (0, 32): "i32",
+    (0, 64): "i64",
+    (1, 8): "i8",
+    (1, 16): "i16",
+    (1, 32): "i32",
+    (1, 64): "i64",
+    (2, 16): "f16",
+    (2, 32): "f32",
+    (2, 64): "f64",
+    (4, 16): "bf16",
+    (6, 8): "i1",
+    (10, 8): "f8E4M3FN",
+    (12, 8): "f8E5M2",
+    (14, 8): "f8E8M0FNU",
 }
 
 
@@ -124,9 +148,13 @@ def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 def _check_contiguous(shape, strides, name, kernel) -> tuple[int, ...]:
     expected = _c_strides(shape)
     if 0 not in shape and any(n != 1 and s != e for n, s, e in zip(shape, strides, expected)):
-        raise _refuse(f"the array of shape {shape} has strides {strides} (in elements), not "
-                      f"the C-contiguous {expected}; pass a contiguous copy "
-                      f"(`x.contiguous()` in PyTorch, `cupy.ascontiguousarray(x)`)", name, kernel)
+        raise _refuse(
+            f"the array of shape {shape} has strides {strides} (in elements), not "
+            f"the C-contiguous {expected}; pass a contiguous copy "
+            f"(`x.contiguous()` in PyTorch, `cupy.ascontiguousarray(x)`)",
+            name,
+            kernel,
+        )
     return expected
 
 
@@ -138,8 +166,12 @@ def _format_of_numpy(dtype: np.dtype, name: str, kernel: Optional[str]) -> Forma
         candidate = f"{kinds[dtype.kind]}{dtype.itemsize * 8}"
         if candidate in ("i8", "i16", "i32", "i64", "f16", "f32", "f64"):
             return Format(candidate)
-    raise _refuse(f"element type {dtype.str!r} has no Tile IR format here (bf16 and 8-bit "
-                  f"floats come through DLPack)", name, kernel)
+    raise _refuse(
+        f"element type {dtype.str!r} has no Tile IR format here (bf16 and 8-bit "
+        f"floats come through DLPack)",
+        name,
+        kernel,
+    )
 
 
 def _from_cuda_array_interface(obj, iface, name, kernel) -> DeviceArray:
@@ -150,21 +182,33 @@ def _from_cuda_array_interface(obj, iface, name, kernel) -> DeviceArray:
     except (KeyError, TypeError, ValueError) as exc:
         raise _refuse(f"malformed __cuda_array_interface__ ({exc!r})", name, kernel) from None
     if iface.get("mask") is not None:
-        raise _refuse("masked arrays (__cuda_array_interface__ `mask`) are not supported",
-                      name, kernel)
+        raise _refuse(
+            "masked arrays (__cuda_array_interface__ `mask`) are not supported", name, kernel
+        )
     fmt = _format_of_numpy(dtype, name, kernel)
     byte_strides = iface.get("strides")
     if byte_strides is None:
         strides = _c_strides(shape)
     else:
         if any(int(s) % dtype.itemsize for s in byte_strides):
-            raise _refuse(f"byte strides {tuple(byte_strides)} are not whole elements of "
-                          f"{dtype.itemsize} bytes", name, kernel)
+            raise _refuse(
+                f"byte strides {tuple(byte_strides)} are not whole elements of "
+                f"{dtype.itemsize} bytes",
+                name,
+                kernel,
+            )
         strides = tuple(int(s) // dtype.itemsize for s in byte_strides)
     strides = _check_contiguous(shape, strides, name, kernel)
     stream = iface.get("stream")
-    return DeviceArray(int(address or 0), shape, strides, fmt, readonly=bool(readonly),
-                       stream=None if stream is None else int(stream), owner=obj)
+    return DeviceArray(
+        int(address or 0),
+        shape,
+        strides,
+        fmt,
+        readonly=bool(readonly),
+        stream=None if stream is None else int(stream),
+        owner=obj,
+    )
 
 
 class _DLDevice(ctypes.Structure):
@@ -176,15 +220,26 @@ class _DLDataType(ctypes.Structure):
 
 
 class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
 
 
 class _DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32),
-                ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p),
-                ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+    _fields_ = [
+        ("major", ctypes.c_uint32),
+        ("minor", ctypes.c_uint32),
+        ("manager_ctx", ctypes.c_void_p),
+        ("deleter", ctypes.c_void_p),
+        ("flags", ctypes.c_uint64),
+        ("dl_tensor", _DLTensor),
+    ]
 
 
 _READ_ONLY_FLAG = 1  # DLPACK_FLAG_BITMASK_READ_ONLY
@@ -196,16 +251,18 @@ _capsule_pointer.restype = ctypes.c_void_p
 _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
-def read_dlpack_capsule(capsule: Any, *, name: str = "argument",
-                        kernel: Optional[str] = None) -> DeviceArray:
+def read_dlpack_capsule(
+    capsule: Any, *, name: str = "argument", kernel: Optional[str] = None
+) -> DeviceArray:
     """Read a DLPack capsule (legacy or versioned) into a DeviceArray, on whatever device.
 
     The capsule is kept as the owner: while the DeviceArray lives the producer's
     deleter has not run, so the memory stays valid.
     """
     if type(capsule).__name__ != "PyCapsule":
-        raise _refuse(f"__dlpack__ returned a {type(capsule).__name__}, not a PyCapsule",
-                      name, kernel)
+        raise _refuse(
+            f"__dlpack__ returned a {type(capsule).__name__}, not a PyCapsule", name, kernel
+        )
     tag = _capsule_name(capsule)
     if tag == b"dltensor":
         tensor = _DLTensor.from_address(_capsule_pointer(capsule, tag))
@@ -213,32 +270,56 @@ def read_dlpack_capsule(capsule: Any, *, name: str = "argument",
     elif tag == b"dltensor_versioned":
         managed = _DLManagedTensorVersioned.from_address(_capsule_pointer(capsule, tag))
         if managed.major != 1:
-            raise _refuse(f"DLPack {managed.major}.{managed.minor} tensors are not understood "
-                          f"(tileir reads DLPack 1.x)", name, kernel)
+            raise _refuse(
+                f"DLPack {managed.major}.{managed.minor} tensors are not understood "
+                f"(tileir reads DLPack 1.x)",
+                name,
+                kernel,
+            )
         tensor, readonly = managed.dl_tensor, bool(managed.flags & _READ_ONLY_FLAG)
     else:
-        raise _refuse(f"the DLPack capsule is named {tag!r}; a fresh one is named "
-                      f"'dltensor' or 'dltensor_versioned' (was it consumed already?)",
-                      name, kernel)
+        raise _refuse(
+            f"the DLPack capsule is named {tag!r}; a fresh one is named "
+            f"'dltensor' or 'dltensor_versioned' (was it consumed already?)",
+            name,
+            kernel,
+        )
     code, bits, lanes = tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes
     if lanes != 1 or (code, bits) not in _DLPACK_FORMATS:
-        raise _refuse(f"DLPack element type (code {code}, {bits} bits, {lanes} lanes) has no "
-                      f"Tile IR format here", name, kernel)
+        raise _refuse(
+            f"DLPack element type (code {code}, {bits} bits, {lanes} lanes) has no "
+            f"Tile IR format here",
+            name,
+            kernel,
+        )
     shape = tuple(int(tensor.shape[i]) for i in range(tensor.ndim))
-    strides = (_c_strides(shape) if not tensor.strides
-               else tuple(int(tensor.strides[i]) for i in range(tensor.ndim)))
+    strides = (
+        _c_strides(shape)
+        if not tensor.strides
+        else tuple(int(tensor.strides[i]) for i in range(tensor.ndim))
+    )
     strides = _check_contiguous(shape, strides, name, kernel)
-    return DeviceArray((tensor.data or 0) + tensor.byte_offset, shape, strides,
-                       Format(_DLPACK_FORMATS[(code, bits)]), readonly=readonly,
-                       device_id=int(tensor.device.device_id), owner=capsule)
+    return DeviceArray(
+        (tensor.data or 0) + tensor.byte_offset,
+        shape,
+        strides,
+        Format(_DLPACK_FORMATS[(code, bits)]),
+        readonly=readonly,
+        device_id=int(tensor.device.device_id),
+        owner=capsule,
+    )
 
 
 def _from_dlpack(obj, name, kernel) -> DeviceArray:
     device_type, device_id = (int(v) for v in obj.__dlpack_device__())
     if device_type not in DLPACK_CUDA_DEVICES:
         where = _DEVICE_NAMES.get(device_type, f"DLPack device type {device_type}")
-        raise _refuse(f"the array lives on {where}, not on a CUDA GPU; pass a numpy array "
-                      f"to copy it in instead", name, kernel)
+        raise _refuse(
+            f"the array lives on {where}, not on a CUDA GPU; pass a numpy array "
+            f"to copy it in instead",
+            name,
+            kernel,
+        )
     # stream=None: the producer orders its work before the legacy default stream,
     # the stream tileir launches on.  Ask for a versioned capsule first (array API).
     try:
@@ -247,8 +328,11 @@ def _from_dlpack(obj, name, kernel) -> DeviceArray:
         capsule = obj.__dlpack__(stream=None)
     array = read_dlpack_capsule(capsule, name=name, kernel=kernel)
     if array.device_id != device_id:
-        raise _refuse(f"__dlpack_device__ says device {device_id} but the tensor says "
-                      f"{array.device_id}", name, kernel)
+        raise _refuse(
+            f"__dlpack_device__ says device {device_id} but the tensor says {array.device_id}",
+            name,
+            kernel,
+        )
     return attrs.evolve(array, owner=(obj, capsule))
 
 
@@ -264,5 +348,9 @@ def device_array(obj: Any, *, name: str = "argument", kernel: Optional[str] = No
         return _from_dlpack(obj, name, kernel)
     if failure is not None:
         raise _refuse(f"its __cuda_array_interface__ failed: {failure}", name, kernel)
-    raise _refuse(f"a {type(obj).__name__} is not a GPU array (it has neither "
-                  f"__cuda_array_interface__ nor __dlpack__)", name, kernel)
+    raise _refuse(
+        f"a {type(obj).__name__} is not a GPU array (it has neither "
+        f"__cuda_array_interface__ nor __dlpack__)",
+        name,
+        kernel,
+    )

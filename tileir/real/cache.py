@@ -43,8 +43,8 @@ def cache_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / "tileir"
     if os.name == "nt":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "tileir" / "Cache"
+        local = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(local) / "tileir" / "Cache"
     # XDG base-directory spec: only an absolute XDG_CACHE_HOME counts.
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
@@ -54,8 +54,12 @@ def cache_dir() -> Path:
 def cache_key(bytecode: bytes, arch: str, toolchain: str, options: Mapping[str, Any]) -> str:
     """The sha256 (hex) naming the cubin of ``bytecode`` for ``arch`` with ``options``."""
     digest = hashlib.sha256(b"tileir-cubin-key-1")
-    for part in (bytes(bytecode), arch.encode(), toolchain.encode(),
-                 json.dumps(dict(options), sort_keys=True).encode()):
+    for part in (
+        bytes(bytecode),
+        arch.encode(),
+        toolchain.encode(),
+        json.dumps(dict(options), sort_keys=True).encode(),
+    ):
         # Length-prefixed, so no two different tuples of parts hash the same bytes.
         digest.update(len(part).to_bytes(8, "little"))
         digest.update(part)
@@ -74,8 +78,11 @@ def _read(path: Path) -> Optional[bytes]:
         return None
     head = len(_MAGIC) + _DIGEST + 1
     cubin = data[head:]
-    if (data[:len(_MAGIC)] == _MAGIC and len(data) > head
-            and data[len(_MAGIC):head - 1] == hashlib.sha256(cubin).hexdigest().encode()):
+    if (
+        data[: len(_MAGIC)] == _MAGIC
+        and len(data) > head
+        and data[len(_MAGIC) : head - 1] == hashlib.sha256(cubin).hexdigest().encode()
+    ):
         return cubin
     try:  # a damaged entry: drop it and assemble again
         path.unlink()
@@ -89,24 +96,37 @@ def _write(path: Path, cubin: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cubin")
     except OSError as exc:
-        warnings.warn(f"tileir: cannot write the cubin cache at {path.parent}: {exc}",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"tileir: cannot write the cubin cache at {path.parent}: {exc}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(_MAGIC + hashlib.sha256(cubin).hexdigest().encode() + b"\n" + cubin)
         os.replace(tmp, path)
     except OSError as exc:
-        warnings.warn(f"tileir: cannot write the cubin cache entry {path}: {exc}",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"tileir: cannot write the cubin cache entry {path}: {exc}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         try:
             os.unlink(tmp)
         except OSError:
             pass
 
 
-def cubin_for(bytecode: bytes, arch: str, *, lineinfo: bool = False, opt_level: int = 3,
-              kernel: Optional[str] = None, directory: Optional[Path] = None) -> bytes:
+def cubin_for(
+    bytecode: bytes,
+    arch: str,
+    *,
+    lineinfo: bool = False,
+    opt_level: int = 3,
+    kernel: Optional[str] = None,
+    directory: Optional[Path] = None,
+) -> bytes:
     """The cubin of ``bytecode`` for ``arch``, assembled by tileiras only when not cached.
 
     ``kernel`` names the kernel in a ToolError; ``directory`` overrides :func:`cache_dir`.
@@ -116,7 +136,8 @@ def cubin_for(bytecode: bytes, arch: str, *, lineinfo: bool = False, opt_level: 
     path = cache_path(key, directory)
     cubin = _read(path)
     if cubin is None:
-        cubin = tileiras.assemble(bytes(bytecode), arch, lineinfo=lineinfo, opt_level=opt_level,
-                                  kernel=kernel)
+        cubin = tileiras.assemble(
+            bytes(bytecode), arch, lineinfo=lineinfo, opt_level=opt_level, kernel=kernel
+        )
         _write(path, cubin)
     return cubin

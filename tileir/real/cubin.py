@@ -20,7 +20,7 @@ Sources of the formats and ids: VivekPanyam/cudaparsers ``src/cubin.rs``
 (``NVInfoFormat``, ``NVInfoAttribute`` enum in id order, the KPARAM_INFO field
 layout) and redplait's ``nvd.cc`` id table (``s_ei``, EIATTR 0x01..0x5a, the
 EIFMT sizes); every id used below was checked [EXP] against cubins tileiras
-13.4.92 wrote on this machine (tests/test_real_cubin.py).
+13.4.92 wrote on this machine (tests/real/test_real_cubin.py).
 
 >>> kernel_info(b"not an elf", "k")
 Traceback (most recent call last):
@@ -38,8 +38,18 @@ import attrs
 from tileir.errors import ToolError
 
 __all__ = [
-    "Section", "Symbol", "Attribute", "ParamInfo", "KernelInfo", "sections", "symbols",
-    "kernel_names", "kernel_info", "cubin_arch", "attributes", "EIATTR",
+    "Section",
+    "Symbol",
+    "Attribute",
+    "ParamInfo",
+    "KernelInfo",
+    "sections",
+    "symbols",
+    "kernel_names",
+    "kernel_info",
+    "cubin_arch",
+    "attributes",
+    "EIATTR",
 ]
 
 # ELF constants (System V gABI).
@@ -58,18 +68,18 @@ EIFMT_NVAL, EIFMT_BVAL, EIFMT_HVAL, EIFMT_SVAL = 1, 2, 3, 4
 #: (position in the enum) and nvd.cc's table, which agree; [EXP] marks the ones
 #: seen with the expected payload in tileiras 13.4.92 cubins here.
 EIATTR = {
-    "EIATTR_PARAM_CBANK": 0x0A,       # [EXP] SVAL 8: u32 symbol, u16 offset (0x210), u16 size
-    "EIATTR_REQNTID": 0x10,           # [EXP] SVAL 12: three u32, threads per CTA (x, y, z)
-    "EIATTR_FRAME_SIZE": 0x11,        # [EXP] in .nv.info: SVAL (u32 symbol, u32 bytes)
-    "EIATTR_MIN_STACK_SIZE": 0x12,    # [EXP] in .nv.info: SVAL (u32 symbol, u32 bytes)
-    "EIATTR_KPARAM_INFO": 0x17,       # [EXP] SVAL 12: one parameter (see _kparam)
+    "EIATTR_PARAM_CBANK": 0x0A,  # [EXP] SVAL 8: u32 symbol, u16 offset (0x210), u16 size
+    "EIATTR_REQNTID": 0x10,  # [EXP] SVAL 12: three u32, threads per CTA (x, y, z)
+    "EIATTR_FRAME_SIZE": 0x11,  # [EXP] in .nv.info: SVAL (u32 symbol, u32 bytes)
+    "EIATTR_MIN_STACK_SIZE": 0x12,  # [EXP] in .nv.info: SVAL (u32 symbol, u32 bytes)
+    "EIATTR_KPARAM_INFO": 0x17,  # [EXP] SVAL 12: one parameter (see _kparam)
     "EIATTR_CBANK_PARAM_SIZE": 0x19,  # [EXP] HVAL: total parameter bytes
-    "EIATTR_MAXREG_COUNT": 0x1B,      # [EXP] HVAL: register cap (255)
+    "EIATTR_MAXREG_COUNT": 0x1B,  # [EXP] HVAL: register cap (255)
     "EIATTR_EXIT_INSTR_OFFSETS": 0x1C,  # [EXP] SVAL: u32 offsets of EXIT instructions
-    "EIATTR_REGCOUNT": 0x2F,          # [EXP] in .nv.info: SVAL (u32 symbol, u32 registers)
+    "EIATTR_REGCOUNT": 0x2F,  # [EXP] in .nv.info: SVAL (u32 symbol, u32 registers)
     "EIATTR_SW_WAR": 0x36,
     "EIATTR_CUDA_API_VERSION": 0x37,  # [EXP] SVAL 4: u32, 135 = CUDA 13.5 (the ptxas used)
-    "EIATTR_CTA_PER_CLUSTER": 0x3D,   # [EXP] SVAL 12: three u32 (num_cta_in_cga hint)
+    "EIATTR_CTA_PER_CLUSTER": 0x3D,  # [EXP] SVAL 12: three u32 (num_cta_in_cga hint)
     "EIATTR_EXPLICIT_CLUSTER": 0x3E,
     "EIATTR_MAX_CLUSTER_RANK": 0x3F,
     # [EXP] SVAL 12, one parameter, in place of KPARAM_INFO in tileiras 13.4.92 cubins of
@@ -111,8 +121,11 @@ class Symbol:
     @property
     def is_kernel(self) -> bool:
         """A global function marked as a CUDA entry point."""
-        return (self.type == _STT_FUNC and self.bind == _STB_GLOBAL
-                and bool(self.other & _STO_CUDA_ENTRY))
+        return (
+            self.type == _STT_FUNC
+            and self.bind == _STB_GLOBAL
+            and bool(self.other & _STO_CUDA_ENTRY)
+        )
 
 
 @attrs.frozen
@@ -163,13 +176,14 @@ def _unpack(fmt: str, data: bytes, at: int, what: str, kernel: Optional[str]) ->
     try:
         return struct.unpack_from(fmt, data, at)
     except struct.error:
-        raise _fail(f"the cubin is truncated: {what} at byte {at} runs past its "
-                    f"{len(data)} bytes", kernel) from None
+        raise _fail(
+            f"the cubin is truncated: {what} at byte {at} runs past its {len(data)} bytes", kernel
+        ) from None
 
 
 def _cstring(data: bytes, at: int) -> str:
     end = data.find(b"\0", at)
-    return data[at:end if end >= 0 else len(data)].decode("utf-8", "replace")
+    return data[at : end if end >= 0 else len(data)].decode("utf-8", "replace")
 
 
 def _read_elf(cubin: bytes, kernel: Optional[str] = None) -> _Elf:
@@ -187,17 +201,20 @@ def _read_elf(cubin: bytes, kernel: Optional[str] = None) -> _Elf:
     for i in range(shnum):
         at = shoff + i * shentsize
         name, typ, fl, _addr, off, size, link, info = _unpack(
-            "<IIQQQQII", cubin, at, f"section header {i}", kernel)
+            "<IIQQQQII", cubin, at, f"section header {i}", kernel
+        )
         raw.append((name, typ, fl, off, size, link, info))
     if not 0 <= shstrndx < shnum:
         raise _fail(f"section-name table index {shstrndx} out of {shnum} sections", kernel)
     str_off, str_size = raw[shstrndx][3], raw[shstrndx][4]
-    names = cubin[str_off:str_off + str_size]
+    names = cubin[str_off : str_off + str_size]
     out = []
     for i, (name, typ, fl, off, size, link, info) in enumerate(raw):
         if typ != 8 and off + size > len(cubin):  # SHT_NOBITS has no file bytes
-            raise _fail(f"section {i} ends at byte {off + size}, past the cubin's "
-                        f"{len(cubin)} bytes", kernel)
+            raise _fail(
+                f"section {i} ends at byte {off + size}, past the cubin's {len(cubin)} bytes",
+                kernel,
+            )
         out.append(Section(i, _cstring(names, name), typ, fl, off, size, link, info))
     return _Elf(flags, tuple(out))
 
@@ -208,7 +225,7 @@ def sections(cubin: bytes) -> tuple[Section, ...]:
 
 
 def _data(cubin: bytes, sec: Section) -> bytes:
-    return cubin[sec.offset:sec.offset + sec.size]
+    return cubin[sec.offset : sec.offset + sec.size]
 
 
 def _symbols(cubin: bytes, elf: _Elf, kernel: Optional[str] = None) -> tuple[Symbol, ...]:
@@ -217,15 +234,17 @@ def _symbols(cubin: bytes, elf: _Elf, kernel: Optional[str] = None) -> tuple[Sym
         return ()
     table = tables[0]
     if not 0 <= table.link < len(elf.sections):
-        raise _fail(f"the symbol table links to section {table.link}, which does not exist",
-                    kernel)
+        raise _fail(
+            f"the symbol table links to section {table.link}, which does not exist", kernel
+        )
     strings = _data(cubin, elf.sections[table.link])
     data = _data(cubin, table)
     out = []
     for at in range(0, len(data) - len(data) % 24, 24):
         name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", data, at)
-        out.append(Symbol(_cstring(strings, name), value, size, info >> 4, info & 0xF, other,
-                          shndx))
+        out.append(
+            Symbol(_cstring(strings, name), value, size, info >> 4, info & 0xF, other, shndx)
+        )
     return tuple(out)
 
 
@@ -258,36 +277,51 @@ def attributes(data: bytes, *, kernel: Optional[str] = None) -> tuple[Attribute,
         fmt, ident = _unpack("<BB", data, at, "an EIATTR record header", kernel)
         if fmt in (EIFMT_NVAL, EIFMT_BVAL, EIFMT_HVAL):
             (field,) = _unpack("<H", data, at + 2, f"EIATTR 0x{ident:02x}", kernel)
-            value: Union[int, bytes] = (0 if fmt == EIFMT_NVAL
-                                        else field & 0xFF if fmt == EIFMT_BVAL else field)
+            value: Union[int, bytes] = (
+                0 if fmt == EIFMT_NVAL else field & 0xFF if fmt == EIFMT_BVAL else field
+            )
             at += 4
         elif fmt == EIFMT_SVAL:
             (size,) = _unpack("<H", data, at + 2, f"EIATTR 0x{ident:02x} size", kernel)
             if at + 4 + size > len(data):
-                raise _fail(f"EIATTR 0x{ident:02x} at byte {at} claims {size} bytes; the "
-                            f"section has {len(data) - at - 4} left", kernel)
-            value = bytes(data[at + 4:at + 4 + size])
+                raise _fail(
+                    f"EIATTR 0x{ident:02x} at byte {at} claims {size} bytes; the "
+                    f"section has {len(data) - at - 4} left",
+                    kernel,
+                )
+            value = bytes(data[at + 4 : at + 4 + size])
             at += 4 + size
         else:
-            raise _fail(f"unknown EIATTR record format {fmt} at byte {at} "
-                        f"(attribute 0x{ident:02x})", kernel)
+            raise _fail(
+                f"unknown EIATTR record format {fmt} at byte {at} (attribute 0x{ident:02x})",
+                kernel,
+            )
         out.append(Attribute(fmt, ident, value))
     return tuple(out)
 
 
-def _kparam(payload: bytes, kernel: str) -> ParamInfo:
+def _payload(value: Union[int, bytes], what: str, kernel: str) -> bytes:
+    """A record's value that must be a byte string (an EIFMT_SVAL record)."""
+    if not isinstance(value, bytes):
+        raise _fail(f"{what} holds the number {value}, not a byte string", kernel)
+    return value
+
+
+def _kparam(value: Union[int, bytes], kernel: str) -> ParamInfo:
     # u32 index (0), u16 ordinal, u16 offset, u32 packed: bits 0..7 log-alignment,
     # 8..11 space, 12..16 cbank, bit 17 "not in cbank", bits 18..31 size in bytes
     # (cudaparsers KParamInfoValue); [EXP] 0x0021f000 = an 8-byte param.
+    payload = _payload(value, "EIATTR_KPARAM_INFO", kernel)
     if len(payload) != 12:
         raise _fail(f"EIATTR_KPARAM_INFO has {len(payload)} bytes, not 12", kernel)
     _index, ordinal, offset, packed = struct.unpack("<IHHI", payload)
     return ParamInfo(ordinal, offset, (packed >> 18) & 0x3FFF)
 
 
-def _kparam_v2(payload: bytes, kernel: str) -> ParamInfo:
+def _kparam_v2(value: Union[int, bytes], kernel: str) -> ParamInfo:
     # u32 index, u16 ordinal, u16 offset, u32: size in the low 16 bits ([EXP] 1, 2, 4, 8),
     # bit 26 set for pointer parameters.
+    payload = _payload(value, "EIATTR_KPARAM_INFO_V2", kernel)
     if len(payload) != 12:
         raise _fail(f"EIATTR_KPARAM_INFO_V2 has {len(payload)} bytes, not 12", kernel)
     _index, ordinal, offset, packed = struct.unpack("<IHHI", payload)
@@ -323,12 +357,19 @@ def kernel_info(cubin: bytes, name: str) -> KernelInfo:
     syms = _symbols(cubin, elf, name)
     if section is None:
         known = ", ".join(s.name for s in syms if s.is_kernel) or "none"
-        raise ToolError(f"the cubin has no kernel named `{name}` (its kernels: {known})",
-                        kernel=name, kind="cubin.no_kernel")
+        raise ToolError(
+            f"the cubin has no kernel named `{name}` (its kernels: {known})",
+            kernel=name,
+            kind="cubin.no_kernel",
+        )
     records = attributes(_data(cubin, section), kernel=name)
     readers = {_ID["EIATTR_KPARAM_INFO"]: _kparam, _ID["EIATTR_KPARAM_INFO_V2"]: _kparam_v2}
-    params = tuple(sorted((readers[r.id](r.value, name) for r in records if r.id in readers),
-                          key=lambda p: p.ordinal))
+    params = tuple(
+        sorted(
+            (readers[r.id](r.value, name) for r in records if r.id in readers),
+            key=lambda p: p.ordinal,
+        )
+    )
     reqntid = _first(records, _ID["EIATTR_REQNTID"])
     cluster = _first(records, _ID["EIATTR_CTA_PER_CLUSTER"])
     api = _first(records, _ID["EIATTR_CUDA_API_VERSION"])
@@ -336,8 +377,9 @@ def kernel_info(cubin: bytes, name: str) -> KernelInfo:
     glob = by_name.get(".nv.info")
     index = next((i for i, s in enumerate(syms) if s.name == name and s.type == _STT_FUNC), None)
     if glob is not None and index is not None:
-        regcount = _per_symbol(attributes(_data(cubin, glob), kernel=name),
-                               _ID["EIATTR_REGCOUNT"], index)
+        regcount = _per_symbol(
+            attributes(_data(cubin, glob), kernel=name), _ID["EIATTR_REGCOUNT"], index
+        )
     return KernelInfo(
         name=name,
         arch=cubin_arch(cubin),
@@ -345,8 +387,9 @@ def kernel_info(cubin: bytes, name: str) -> KernelInfo:
         param_size=_first(records, _ID["EIATTR_CBANK_PARAM_SIZE"]),
         reqntid=None if reqntid is None else _triple(reqntid, "EIATTR_REQNTID", name),
         maxreg_count=_first(records, _ID["EIATTR_MAXREG_COUNT"]),
-        cta_per_cluster=(None if cluster is None
-                         else _triple(cluster, "EIATTR_CTA_PER_CLUSTER", name)),
+        cta_per_cluster=(
+            None if cluster is None else _triple(cluster, "EIATTR_CTA_PER_CLUSTER", name)
+        ),
         regcount=regcount,
         cuda_api_version=None if api is None or len(api) != 4 else struct.unpack("<I", api)[0],
         records=records,

@@ -8,7 +8,7 @@ cuda-python, no driver, no GPU, a driver too old) is one
 :class:`~tileir.errors.DeviceUnavailableError` saying which.
 
 A launch is refused before any driver call when the shared launch checks
-(:func:`tileir.launch.check_launch`) refuse it -- on a GPU a short buffer is an
+(:func:`tileir.host.launch.check_launch`) refuse it -- on a GPU a short buffer is an
 out-of-bounds write, not an exception -- with the buffers' real device byte
 spans for the aliasing rule, and when a pointer breaks the alignment the kernel
 promises tileiras (``assume div_by<16>`` on its pointer parameters).  Then the
@@ -19,7 +19,7 @@ the cubin's own parameter table), and it is launched on the plan's grid of tile
 blocks with blocks of (1, 1, 1) threads (the driver runs the cubin's own
 thread count).
 
-Arguments may be this device's :class:`~tileir.host.Buffer` objects, GPU arrays
+Arguments may be this device's :class:`~tileir.host.device.Buffer` objects, GPU arrays
 of other libraries (anything :func:`tileir.real.arrays.device_array` takes:
 CuPy, PyTorch CUDA tensors, Numba; CUDA array interface or DLPack), used in
 place without a copy, and numbers for Scalar parameters.
@@ -33,14 +33,15 @@ import attrs
 import numpy as np
 
 from tileir.errors import LaunchError, TileIRError, ToolError
-from tileir.host import Buffer, Device, LaunchReport
-from tileir.launch import ArgInfo, LaunchPlan, check_launch, entry_values
-from tileir.lower.lowering import entry_param_types
-from tileir.module import DivBy, walk
+from tileir.host.device import Buffer, Device, LaunchReport
+from tileir.host.launch import ArgInfo, LaunchPlan, check_launch, entry_values
+from tileir.ir.module import DivBy, walk
+from tileir.ir.signatures import attr_of
 from tileir.real import arrays, cache, params, prebuilt, tileiras
 from tileir.real.arrays import DeviceArray
-from tileir.real.driver import CudaContext, Kernel as LoadedKernel
-from tileir.signatures import attr_of
+from tileir.real.driver import CudaContext
+from tileir.real.driver import Kernel as LoadedKernel
+from tileir.record.convention import entry_param_types
 from tileir.types import Format
 
 __all__ = ["RealDevice", "PreparedLaunch", "Assembler"]
@@ -97,8 +98,9 @@ class RealDevice(Device):
     prebuilt cubins, else tileiras through :func:`tileir.real.cache.cubin_for`).
     """
 
-    def __init__(self, ordinal: int = 0, *, driver: Any = None,
-                 assembler: Optional[Assembler] = None):
+    def __init__(
+        self, ordinal: int = 0, *, driver: Any = None, assembler: Optional[Assembler] = None
+    ):
         self.ordinal = int(ordinal)
         self.name = f"GPU #{self.ordinal}"
         self._driver = driver
@@ -174,21 +176,28 @@ class RealDevice(Device):
 
     def _own(self, buf: Buffer, op: str) -> None:
         if not isinstance(buf, Buffer) or buf.device is not self:
-            raise LaunchError(f"{op}: {buf!r} is not a buffer of {self.name}", op=op,
-                              kind="copy.device")
+            raise LaunchError(
+                f"{op}: {buf!r} is not a buffer of {self.name}", op=op, kind="copy.device"
+            )
 
     def copy_in(self, buf: Buffer, array) -> None:
         self._own(buf, "copy_in")
         src = np.asarray(array)
         dtype = buf.format.numpy_dtype
         if isinstance(array, np.ndarray) and src.dtype != dtype:
-            raise LaunchError(f"copy_in: the array holds {src.dtype} and {buf!r} holds "
-                              f"{buf.format} ({dtype}); convert it first",
-                              op="copy_in", kind="copy.format")
+            raise LaunchError(
+                f"copy_in: the array holds {src.dtype} and {buf!r} holds "
+                f"{buf.format} ({dtype}); convert it first",
+                op="copy_in",
+                kind="copy.format",
+            )
         flat = np.ascontiguousarray(src.reshape(-1).astype(dtype, copy=False))
         if flat.size > buf.length:
-            raise LaunchError(f"copy_in: {flat.size} element(s) do not fit {buf!r}",
-                              op="copy_in", kind="copy.size")
+            raise LaunchError(
+                f"copy_in: {flat.size} element(s) do not fit {buf!r}",
+                op="copy_in",
+                kind="copy.size",
+            )
         self.context.copy_in(buf.handle, flat)
 
     def copy_out(self, buf: Buffer) -> np.ndarray:
@@ -222,27 +231,42 @@ class RealDevice(Device):
             if isinstance(a, DeviceArray) and i < len(kernel.params):
                 p = kernel.params[i]
                 if a.readonly and p.role in ("Out", "Shared"):
-                    raise LaunchError(f"argument {i} ({p.role}) is a read-only GPU array, and "
-                                      f"the kernel may write it", kernel=kernel.name,
-                                      op="launch", kind="launch.readonly")
+                    raise LaunchError(
+                        f"argument {i} ({p.role}) is a read-only GPU array, and "
+                        f"the kernel may write it",
+                        kernel=kernel.name,
+                        op="launch",
+                        kind="launch.readonly",
+                    )
                 if a.device_id is not None and a.device_id != self.ordinal:
-                    raise LaunchError(f"argument {i} ({p.role}) lives on GPU #{a.device_id}, "
-                                      f"and the launch is on {self.name}", kernel=kernel.name,
-                                      op="launch", kind="launch.device")
+                    raise LaunchError(
+                        f"argument {i} ({p.role}) lives on GPU #{a.device_id}, "
+                        f"and the launch is on {self.name}",
+                        kernel=kernel.name,
+                        op="launch",
+                        kind="launch.device",
+                    )
             out.append(a)
         return out
 
     def _check_alignment(self, kernel, args: Sequence) -> None:
         for i, need in sorted(_alignments(kernel).items()):
             a = args[i]
-            address = (a.handle.device_pointer if isinstance(a, Buffer)
-                       else getattr(a, "device_pointer", None))
+            address = (
+                a.handle.device_pointer
+                if isinstance(a, Buffer)
+                else getattr(a, "device_pointer", None)
+            )
             if address is not None and address % need:
                 p = kernel.params[i]
-                raise LaunchError(f"argument {i} ({p.role}) starts at device address "
-                                  f"{address:#x}, and the kernel assumes its pointer is a "
-                                  f"multiple of {need} bytes; pass an aligned array",
-                                  kernel=kernel.name, op="launch", kind="launch.alignment")
+                raise LaunchError(
+                    f"argument {i} ({p.role}) starts at device address "
+                    f"{address:#x}, and the kernel assumes its pointer is a "
+                    f"multiple of {need} bytes; pass an aligned array",
+                    kernel=kernel.name,
+                    op="launch",
+                    kind="launch.alignment",
+                )
 
     # -- assembling, packing, launching ---------------------------------------------------
     def _cubin(self, bytecode: bytes, name: str) -> bytes:
@@ -259,9 +283,12 @@ class RealDevice(Device):
             cubin = cache.cubin_for(bytecode, arch, kernel=name)
         except ToolError as err:
             if directory is not None and err.kind == "tool.missing":
-                raise ToolError(f"no cubin for this kernel's bytecode and {arch} in "
-                                f"{directory} (${prebuilt.ENV}), and {err.message}",
-                                kernel=name, kind=err.kind) from None
+                raise ToolError(
+                    f"no cubin for this kernel's bytecode and {arch} in "
+                    f"{directory} (${prebuilt.ENV}), and {err.message}",
+                    kernel=name,
+                    kind=err.kind,
+                ) from None
             raise err.with_context(kernel=name) from None
         self._toolchains.add(tileiras.toolchain_id())
         return cubin
@@ -277,16 +304,17 @@ class RealDevice(Device):
         params.check_against_cubin(lay, loaded.info)
         # The context's own argument rules: GPU arrays' formats, device and stream.
         packed = [ctx._argument(v, s, name) for v, s in zip(entry, lay.slots)]
-        packed += entry[len(lay.slots):]  # pack names an arity mismatch
-        return PreparedLaunch(name, loaded, plan.grid,
-                              params.kernel_args(lay, packed, kernel=name), tuple(args))
+        packed += entry[len(lay.slots) :]  # pack names an arity mismatch
+        return PreparedLaunch(
+            name, loaded, plan.grid, params.kernel_args(lay, packed, kernel=name), tuple(args)
+        )
 
     def prepare(self, kernel, *args, grid: Optional[Sequence[int]] = None) -> PreparedLaunch:
         """Check, assemble, load and pack a launch without issuing it (for benchmarks that
         issue one launch many times); :meth:`issue` runs it."""
-        args = self._adopt(kernel, args)
-        plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
-        return self._prepare(kernel, plan, args)
+        adopted = self._adopt(kernel, args)
+        plan = check_launch(kernel, [self.arg_info(a) for a in adopted], grid)
+        return self._prepare(kernel, plan, adopted)
 
     def issue(self, prepared: PreparedLaunch) -> None:
         """Launch a prepared launch and wait for it."""

@@ -37,8 +37,15 @@ from tileir.real import arrays, cache, params
 from tileir.real.cubin import KernelInfo, kernel_info
 from tileir.types import PointerType, TileType
 
-__all__ = ["CudaContext", "DeviceBuffer", "Kernel", "load_driver", "LAUNCH_BLOCK",
-           "MIN_DRIVER_VERSION", "MAX_GRID_DIM"]
+__all__ = [
+    "CudaContext",
+    "DeviceBuffer",
+    "Kernel",
+    "load_driver",
+    "LAUNCH_BLOCK",
+    "MIN_DRIVER_VERSION",
+    "MAX_GRID_DIM",
+]
 
 #: cuDriverGetVersion of the oldest driver that runs tileiras cubins.  NVIDIA
 #: requires driver r580+ for Tile IR (cuTile's README); r580 (580.65.06) is the
@@ -69,7 +76,9 @@ def load_driver() -> Any:
             continue
     raise DeviceUnavailableError(
         "the real device needs cuda-python, which is not installed: "
-        "pip install 'tileir[gpu]' (or pip install cuda-python)", kind="device.no_cuda_python")
+        "pip install 'tileir[gpu]' (or pip install cuda-python)",
+        kind="device.no_cuda_python",
+    )
 
 
 def _result_name(driver: Any, code: Any) -> str:
@@ -120,14 +129,18 @@ class CudaContext:
 
     # -- calls -----------------------------------------------------------------------------
 
-    def _call(self, fn: str, *args: Any, error: type = LaunchError,
-              kernel: Optional[str] = None) -> Any:
+    def _call(
+        self, fn: str, *args: Any, error: type = LaunchError, kernel: Optional[str] = None
+    ) -> Any:
         out = getattr(self._driver, fn)(*args)
         code, rest = (out[0], out[1:]) if isinstance(out, tuple) else (out, ())
         if int(code) != _SUCCESS:
             name = _result_name(self._driver, code)
-            raise error(f"{fn} failed with {name} ({int(code)}){self._describe(code)}",
-                        kernel=kernel, kind=f"cuda.{name}")
+            raise error(
+                f"{fn} failed with {name} ({int(code)}){self._describe(code)}",
+                kernel=kernel,
+                kind=f"cuda.{name}",
+            )
         return rest[0] if len(rest) == 1 else (rest or None)
 
     def _describe(self, code: Any) -> str:
@@ -146,35 +159,57 @@ class CudaContext:
         except Exception as exc:  # cuda-python raises when libcuda cannot be loaded
             raise unavailable(
                 f"no NVIDIA driver: cuda-python could not load libcuda ({exc}); the real device "
-                f"needs an NVIDIA GPU with driver r580 or newer", kind="device.no_driver") from None
+                f"needs an NVIDIA GPU with driver r580 or newer",
+                kind="device.no_driver",
+            ) from None
         code = out[0] if isinstance(out, tuple) else out
         if int(code) != _SUCCESS:
             name = _result_name(self._driver, code)
             if name == "CUDA_ERROR_NO_DEVICE":
-                raise unavailable("no GPU: the NVIDIA driver found no CUDA device "
-                                  "(cuInit: CUDA_ERROR_NO_DEVICE)", kind="device.no_gpu")
-            raise unavailable(f"the NVIDIA driver could not start: cuInit failed with {name} "
-                              f"({int(code)}){self._describe(code)}", kind=f"cuda.{name}")
+                raise unavailable(
+                    "no GPU: the NVIDIA driver found no CUDA device "
+                    "(cuInit: CUDA_ERROR_NO_DEVICE)",
+                    kind="device.no_gpu",
+                )
+            raise unavailable(
+                f"the NVIDIA driver could not start: cuInit failed with {name} "
+                f"({int(code)}){self._describe(code)}",
+                kind=f"cuda.{name}",
+            )
         self._driver_version = int(self._call("cuDriverGetVersion", error=unavailable))
         if self._driver_version < MIN_DRIVER_VERSION:
             v = self._driver_version
             raise unavailable(
                 f"the NVIDIA driver is too old for Tile IR: it supports CUDA {v // 1000}."
                 f"{v % 1000 // 10} (cuDriverGetVersion {v}); tileiras cubins need driver r580 "
-                f"or newer (CUDA 13.0, {MIN_DRIVER_VERSION})", kind="device.old_driver")
+                f"or newer (CUDA 13.0, {MIN_DRIVER_VERSION})",
+                kind="device.old_driver",
+            )
         count = int(self._call("cuDeviceGetCount", error=unavailable))
         if not 0 <= self._ordinal < count:
-            raise unavailable(f"no GPU #{self._ordinal}: the driver sees {count} CUDA "
-                              f"device{'s' if count != 1 else ''}",
-                              kind="device.no_gpu" if count == 0 else "device.ordinal")
+            raise unavailable(
+                f"no GPU #{self._ordinal}: the driver sees {count} CUDA "
+                f"device{'s' if count != 1 else ''}",
+                kind="device.no_gpu" if count == 0 else "device.ordinal",
+            )
         self._device = self._call("cuDeviceGet", self._ordinal, error=unavailable)
         attr = self._driver.CUdevice_attribute
-        major = int(self._call("cuDeviceGetAttribute",
-                               attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, self._device,
-                               error=unavailable))
-        minor = int(self._call("cuDeviceGetAttribute",
-                               attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self._device,
-                               error=unavailable))
+        major = int(
+            self._call(
+                "cuDeviceGetAttribute",
+                attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                self._device,
+                error=unavailable,
+            )
+        )
+        minor = int(
+            self._call(
+                "cuDeviceGetAttribute",
+                attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                self._device,
+                error=unavailable,
+            )
+        )
         self._capability = (major, minor)
         self._context = self._call("cuDevicePrimaryCtxRetain", self._device, error=unavailable)
         self._call("cuCtxSetCurrent", self._context, error=unavailable)
@@ -183,8 +218,9 @@ class CudaContext:
     def _current(self) -> None:
         # The primary context is current per thread: bind it in a thread that has not used it.
         if self._closed:
-            raise LaunchError(f"the CUDA context of GPU #{self._ordinal} is closed",
-                              kind="device.closed")
+            raise LaunchError(
+                f"the CUDA context of GPU #{self._ordinal} is closed", kind="device.closed"
+            )
         ident = threading.get_ident()
         if ident not in self._threads:
             self._call("cuCtxSetCurrent", self._context)
@@ -225,15 +261,20 @@ class CudaContext:
         """Release a buffer from :meth:`alloc`."""
         self._current()
         if self._buffers.pop(buf.device_pointer, None) is None:
-            raise LaunchError(f"device buffer {buf.device_pointer:#x} was not allocated by this "
-                              f"context or was freed already", kind="device.free")
+            raise LaunchError(
+                f"device buffer {buf.device_pointer:#x} was not allocated by this "
+                f"context or was freed already",
+                kind="device.free",
+            )
         self._call("cuMemFree", buf.device_pointer)
 
     @staticmethod
     def _host_view(host: np.ndarray, what: str) -> np.ndarray:
         if not isinstance(host, np.ndarray) or not host.flags.c_contiguous:
-            raise LaunchError(f"{what} needs a C-contiguous numpy array, got "
-                              f"{type(host).__name__}", kind="device.copy")
+            raise LaunchError(
+                f"{what} needs a C-contiguous numpy array, got {type(host).__name__}",
+                kind="device.copy",
+            )
         return host
 
     def copy_in(self, buf: Union[DeviceBuffer, arrays.DeviceArray], host: np.ndarray) -> None:
@@ -241,21 +282,26 @@ class CudaContext:
         self._current()
         host = self._host_view(host, "copy_in")
         if host.nbytes > buf.nbytes:
-            raise LaunchError(f"copy_in of {host.nbytes} bytes into a device buffer of "
-                              f"{buf.nbytes} bytes", kind="device.copy")
+            raise LaunchError(
+                f"copy_in of {host.nbytes} bytes into a device buffer of {buf.nbytes} bytes",
+                kind="device.copy",
+            )
         if host.nbytes:
             self._call("cuMemcpyHtoD", buf.device_pointer, host.ctypes.data, host.nbytes)
 
-    def copy_out(self, buf: Union[DeviceBuffer, arrays.DeviceArray],
-                 host: np.ndarray) -> np.ndarray:
+    def copy_out(
+        self, buf: Union[DeviceBuffer, arrays.DeviceArray], host: np.ndarray
+    ) -> np.ndarray:
         """Fill ``host`` (C-contiguous, writeable) from the start of ``buf``; returns ``host``."""
         self._current()
         host = self._host_view(host, "copy_out")
         if not host.flags.writeable:
             raise LaunchError("copy_out needs a writeable array", kind="device.copy")
         if host.nbytes > buf.nbytes:
-            raise LaunchError(f"copy_out of {host.nbytes} bytes from a device buffer of "
-                              f"{buf.nbytes} bytes", kind="device.copy")
+            raise LaunchError(
+                f"copy_out of {host.nbytes} bytes from a device buffer of {buf.nbytes} bytes",
+                kind="device.copy",
+            )
         if host.nbytes:
             self._call("cuMemcpyDtoH", host.ctypes.data, buf.device_pointer, host.nbytes)
         return host
@@ -266,8 +312,12 @@ class CudaContext:
         lib = self._libraries.get(digest)
         if lib is None:
             if hasattr(self._driver, "cuLibraryLoadData"):
-                lib = ("library", self._call("cuLibraryLoadData", cubin, None, None, 0, None,
-                                             None, 0, kernel=name))
+                lib = (
+                    "library",
+                    self._call(
+                        "cuLibraryLoadData", cubin, None, None, 0, None, None, 0, kernel=name
+                    ),
+                )
             else:  # cuda-python older than the library API (CUDA 12.0)
                 lib = ("module", self._call("cuModuleLoadData", cubin, kernel=name))
             self._libraries[digest] = lib
@@ -288,9 +338,12 @@ class CudaContext:
             api = info.cuda_api_version
             built = f", built by CUDA {api // 10}.{api % 10}" if api else ""
             v = self._driver_version
-            raise LaunchError(f"{err.message} (a cubin for {info.arch}{built}; the driver runs "
-                              f"CUDA {v // 1000}.{v % 1000 // 10} on a {self.arch} card)",
-                              kernel=name, kind=err.kind) from None
+            raise LaunchError(
+                f"{err.message} (a cubin for {info.arch}{built}; the driver runs "
+                f"CUDA {v // 1000}.{v % 1000 // 10} on a {self.arch} card)",
+                kernel=name,
+                kind=err.kind,
+            ) from None
         if kind == "library":
             fn = self._call("cuLibraryGetKernel", handle, name.encode(), kernel=name)
         else:
@@ -305,21 +358,42 @@ class CudaContext:
     def _grid(grid: Union[int, Sequence[int]], kernel: str) -> tuple[int, int, int]:
         dims = (grid,) if isinstance(grid, (int, np.integer)) else tuple(grid)
         if not 1 <= len(dims) <= 3 or not all(isinstance(d, (int, np.integer)) for d in dims):
-            raise LaunchError(f"grid {grid!r} is not 1 to 3 integers", kernel=kernel,
-                              kind="launch.grid")
+            raise LaunchError(
+                f"grid {grid!r} is not 1 to 3 integers", kernel=kernel, kind="launch.grid"
+            )
         dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
         if not all(1 <= d <= MAX_GRID_DIM for d in dims):
-            raise LaunchError(f"grid {dims} has a dimension outside 1..{MAX_GRID_DIM}",
-                              kernel=kernel, kind="launch.grid")
+            raise LaunchError(
+                f"grid {dims} has a dimension outside 1..{MAX_GRID_DIM}",
+                kernel=kernel,
+                kind="launch.grid",
+            )
         return dims  # type: ignore[return-value]
 
-    def launch(self, kernel: Kernel, grid: Union[int, Sequence[int]], args: params.KernelArgs,
-               *, block: tuple[int, int, int] = LAUNCH_BLOCK) -> None:
+    def launch(
+        self,
+        kernel: Kernel,
+        grid: Union[int, Sequence[int]],
+        args: params.KernelArgs,
+        *,
+        block: tuple[int, int, int] = LAUNCH_BLOCK,
+    ) -> None:
         """Launch ``kernel`` on ``grid`` tile blocks with packed ``args`` and wait for it."""
         self._current()
         gx, gy, gz = self._grid(grid, kernel.name)
-        self._call("cuLaunchKernel", kernel.handle, gx, gy, gz, *block, 0, 0, args.address, 0,
-                   kernel=kernel.name)
+        self._call(
+            "cuLaunchKernel",
+            kernel.handle,
+            gx,
+            gy,
+            gz,
+            *block,
+            0,
+            0,
+            args.address,
+            0,
+            kernel=kernel.name,
+        )
         self._call("cuCtxSynchronize", kernel=kernel.name)
 
     def _argument(self, value: Any, slot: params.ParamSlot, kernel: str) -> Any:
@@ -331,23 +405,38 @@ class CudaContext:
             pointee = slot.type.element.pointee
             compatible = {value.format.name} | ({"tf32"} if value.format.name == "f32" else set())
             if pointee.name not in compatible:
-                raise LaunchError(f"argument {slot.index} is a GPU array of {value.format}; the "
-                                  f"entry takes {slot.type}", kernel=kernel, kind="launch.format")
+                raise LaunchError(
+                    f"argument {slot.index} is a GPU array of {value.format}; the "
+                    f"entry takes {slot.type}",
+                    kernel=kernel,
+                    kind="launch.format",
+                )
             if value.device_id is not None and value.device_id != self._ordinal:
-                raise LaunchError(f"argument {slot.index} lives on GPU #{value.device_id}, the "
-                                  f"launch is on GPU #{self._ordinal}", kernel=kernel,
-                                  kind="launch.device")
+                raise LaunchError(
+                    f"argument {slot.index} lives on GPU #{value.device_id}, the "
+                    f"launch is on GPU #{self._ordinal}",
+                    kernel=kernel,
+                    kind="launch.device",
+                )
             if value.stream not in _ORDERED_STREAMS:
                 self._call("cuStreamSynchronize", value.stream, kernel=kernel)
         return value
 
-    def launch_bytecode(self, function_name: str, bytecode: bytes, args_values: Sequence[Any],
-                        param_types: Sequence[TileType], grid: Union[int, Sequence[int]], *,
-                        lineinfo: bool = False) -> Kernel:
+    def launch_bytecode(
+        self,
+        function_name: str,
+        bytecode: bytes,
+        args_values: Sequence[Any],
+        param_types: Sequence[TileType],
+        grid: Union[int, Sequence[int]],
+        *,
+        lineinfo: bool = False,
+    ) -> Kernel:
         """Assemble (cached), load (once per cubin), pack, launch and wait.
 
-        ``param_types`` are the entry's parameter types (calling convention in
-        tileir.real.params); pointer arguments may be DeviceBuffers, GPU arrays
+        ``param_types`` are the entry's parameter types (the calling convention of
+        tileir.record.convention, laid out by tileir.real.params); pointer arguments may be
+        DeviceBuffers, GPU arrays
         (CUDA array interface / DLPack) or ints.  Our packing is checked against
         the cubin's parameter table before the launch.
         """
@@ -360,7 +449,7 @@ class CudaContext:
         lay = params.layout(param_types, kernel=function_name)
         params.check_against_cubin(lay, kernel.info)
         values = [self._argument(v, s, function_name) for v, s in zip(args_values, lay.slots)]
-        values += list(args_values[len(lay.slots):])  # pack names an arity mismatch
+        values += list(args_values[len(lay.slots) :])  # pack names an arity mismatch
         args = params.kernel_args(lay, values, kernel=function_name)
         self.launch(kernel, grid, args)
         return kernel

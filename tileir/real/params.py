@@ -1,8 +1,7 @@
 """Packing a kernel's arguments the way a tileiras cubin expects them.
 
-Calling convention of a recorded entry (DESIGN.md): one ``tile<ptr<T>>`` per
-In / Out / Shared parameter, in order, then one ``tile<i32>`` per DYN_DIM
-extent; a scalar parameter is a rank-0 ``tile<T>``.  In the cubin each
+The entry's parameters are those of the calling convention
+(:mod:`tileir.record.convention`, docs/launch.md).  In the cubin each
 parameter sits in the parameter constant bank at its natural size and
 alignment ([EXP], EIATTR_KPARAM_INFO of tileiras 13.4.92 cubins):
 
@@ -44,8 +43,16 @@ from tileir.errors import LaunchError
 from tileir.real.cubin import EIATTR, KernelInfo
 from tileir.types import Format, PointerType, TileType
 
-__all__ = ["ParamSlot", "ParamLayout", "KernelArgs", "param_size", "layout", "pack",
-           "kernel_args", "check_against_cubin"]
+__all__ = [
+    "ParamSlot",
+    "ParamLayout",
+    "KernelArgs",
+    "param_size",
+    "layout",
+    "pack",
+    "kernel_args",
+    "check_against_cubin",
+]
 
 _POINTER_BYTES = 8
 
@@ -75,13 +82,19 @@ def _refuse(message: str, kernel: Optional[str], kind: str = "launch.param") -> 
 def param_size(t: TileType, *, kernel: Optional[str] = None, index: int = 0) -> int:
     """Bytes (= alignment) of one entry parameter of type ``t`` in the parameter block."""
     if not isinstance(t, TileType) or t.rank != 0:
-        raise _refuse(f"parameter {index} has type {t}; an entry parameter is a rank-0 tile "
-                      f"(tile<ptr<T>> or tile<T>)", kernel)
+        raise _refuse(
+            f"parameter {index} has type {t}; an entry parameter is a rank-0 tile "
+            f"(tile<ptr<T>> or tile<T>)",
+            kernel,
+        )
     if isinstance(t.element, PointerType):
         return _POINTER_BYTES
     if t.element.name == "f4E2M1FN":
-        raise _refuse(f"parameter {index} has type {t}: tileiras refuses rank-0 f4E2M1FN tiles "
-                      f"(they must have an even number of elements)", kernel)
+        raise _refuse(
+            f"parameter {index} has type {t}: tileiras refuses rank-0 f4E2M1FN tiles "
+            f"(they must have an even number of elements)",
+            kernel,
+        )
     return t.element.itemsize
 
 
@@ -113,7 +126,9 @@ def check_against_cubin(lay: ParamLayout, info: KernelInfo) -> None:
         raise _refuse(
             f"the parameter block tileir packs (ordinal, offset, size) {ours}, {lay.size} bytes, "
             f"differs from the one the {info.arch} cubin declares {theirs}, {total} bytes",
-            info.name, kind="launch.abi")
+            info.name,
+            kind="launch.abi",
+        )
 
 
 def _as_int(value: Any) -> Optional[int]:
@@ -127,8 +142,11 @@ def _as_int(value: Any) -> Optional[int]:
 def _pointer_bytes(value: Any, where: str, kernel: Optional[str]) -> bytes:
     address = _as_int(getattr(value, "device_pointer", value))
     if address is None:
-        raise _refuse(f"{where} needs a device address (an int, or a buffer with "
-                      f"`device_pointer`), got {type(value).__name__} {value!r}", kernel)
+        raise _refuse(
+            f"{where} needs a device address (an int, or a buffer with "
+            f"`device_pointer`), got {type(value).__name__} {value!r}",
+            kernel,
+        )
     if not 0 <= address < 1 << 64:
         raise _refuse(f"{where}: device address {address:#x} does not fit 64 bits", kernel)
     return address.to_bytes(8, "little")
@@ -142,8 +160,11 @@ def _int_bytes(fmt: Format, value: Any, where: str, kernel: Optional[str]) -> by
     # Tile IR integers are signless: accept either reading of the bits.
     low, high = (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)
     if number is None or not low <= number <= high:
-        raise _refuse(f"{where} ({fmt}) needs an integer in [{low}, {high}], got "
-                      f"{type(value).__name__} {value!r}", kernel)
+        raise _refuse(
+            f"{where} ({fmt}) needs an integer in [{low}, {high}], got "
+            f"{type(value).__name__} {value!r}",
+            kernel,
+        )
     return (number & ((1 << bits) - 1)).to_bytes(fmt.itemsize, "little")
 
 
@@ -152,8 +173,9 @@ def _float_bytes(fmt: Format, value: Any, where: str, kernel: Optional[str]) -> 
         # No host type exists for it anywhere: the argument is its raw 8 bits.
         return _int_bytes(Format("i8"), value, where + " (raw fnv8E5M3FNU bits)", kernel)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _refuse(f"{where} ({fmt}) needs a real number, got {type(value).__name__} "
-                      f"{value!r}", kernel)
+        raise _refuse(
+            f"{where} ({fmt}) needs a real number, got {type(value).__name__} {value!r}", kernel
+        )
     with np.errstate(over="ignore", invalid="ignore"):
         stored = np.asarray(value, dtype=np.float64).astype(fmt.numpy_dtype)
     if np.isfinite(float(value)) and not np.isfinite(stored.astype(np.float64)):
@@ -174,14 +196,18 @@ def _value_bytes(slot: ParamSlot, value: Any, kernel: Optional[str]) -> bytes:
 def pack(lay: ParamLayout, values: Sequence[Any], *, kernel: Optional[str] = None) -> bytes:
     """The parameter block for ``values``: each value's bytes at its slot's offset, zero padding."""
     if len(values) != len(lay.slots):
-        raise _refuse(f"the entry takes {len(lay.slots)} arguments "
-                      f"({', '.join(str(s.type) for s in lay.slots) or 'none'}), "
-                      f"got {len(values)}", kernel, kind="launch.arity")
+        raise _refuse(
+            f"the entry takes {len(lay.slots)} arguments "
+            f"({', '.join(str(s.type) for s in lay.slots) or 'none'}), "
+            f"got {len(values)}",
+            kernel,
+            kind="launch.arity",
+        )
     block = bytearray(lay.size)
     for slot, value in zip(lay.slots, values, strict=True):
         data = _value_bytes(slot, value, kernel)
         assert len(data) == slot.size, (slot, data)
-        block[slot.offset:slot.offset + slot.size] = data
+        block[slot.offset : slot.offset + slot.size] = data
     return bytes(block)
 
 
@@ -201,7 +227,8 @@ class KernelArgs:
         self._block = (ctypes.c_char * size).from_buffer_copy(block.ljust(size, b"\0"))
         base = ctypes.addressof(self._block)
         self._pointers = (ctypes.c_void_p * max(1, len(lay.slots)))(
-            *[base + s.offset for s in lay.slots])
+            *[base + s.offset for s in lay.slots]
+        )
 
     @property
     def layout(self) -> ParamLayout:
@@ -210,12 +237,13 @@ class KernelArgs:
     @property
     def block(self) -> bytes:
         """The parameter block's bytes (as the constant bank will hold them)."""
-        return self._block.raw[:self._layout.size]
+        return self._block.raw[: self._layout.size]
 
     @property
     def pointers(self) -> tuple[int, ...]:
         """The host address of each argument (entries of the kernelParams array)."""
-        return tuple(int(p) for p in self._pointers[:len(self._layout.slots)])
+        # (ctypes reads a NULL pointer as None; every entry here is an argument's address)
+        return tuple(int(p or 0) for p in self._pointers[: len(self._layout.slots)])
 
     @property
     def address(self) -> int:
@@ -226,7 +254,8 @@ class KernelArgs:
         return f"KernelArgs({len(self._layout.slots)} params, {self._layout.size} bytes)"
 
 
-def kernel_args(lay: ParamLayout, values: Sequence[Any], *,
-                kernel: Optional[str] = None) -> KernelArgs:
+def kernel_args(
+    lay: ParamLayout, values: Sequence[Any], *, kernel: Optional[str] = None
+) -> KernelArgs:
     """Pack ``values`` and build the kernelParams array for them."""
     return KernelArgs(lay, pack(lay, values, kernel=kernel))

@@ -11,7 +11,7 @@ Layout of the folder: ``<arch>/<sha256 of the bytecode>.cubin`` per cubin and a
 ``TOOLCHAIN`` file holding :func:`tileir.real.tileiras.toolchain_id` of the
 assembler that made them (the ledger of the device gate reports it).
 
-``python -m tileir.real.prebuilt --arch sm_90 --out DIR`` prebuilds the bundled
+``python -m tileir.kernels.prebuild --arch sm_90 --out DIR`` prebuilds the bundled
 kernels.
 
 >>> entry_path(Path("cubins"), b"bytecode", "sm_90").as_posix()[:22]
@@ -20,16 +20,22 @@ kernels.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional
 
-from tileir.errors import ToolError
+from tileir.real import cache, tileiras
 
-__all__ = ["ENV", "cubin_dir", "entry_path", "lookup", "toolchain", "tileiras_version",
-           "prebuild", "main"]
+__all__ = [
+    "ENV",
+    "cubin_dir",
+    "entry_path",
+    "lookup",
+    "toolchain",
+    "tileiras_version",
+    "prebuild",
+]
 
 #: The environment variable naming a folder of prebuilt cubins.
 ENV = "TILEIR_CUBIN_DIR"
@@ -91,8 +97,6 @@ def prebuild(kernels: Iterable, arch: str, directory: Path) -> list[Path]:
     Each kernel's bytecode is the one the real device launches
     (``kernel.bytecode()``), so the device finds the cubin by its content.
     """
-    from tileir.real import cache, tileiras
-
     directory = Path(directory)
     written = []
     for kernel in kernels:
@@ -106,29 +110,3 @@ def prebuild(kernels: Iterable, arch: str, directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     stamp.write_text(tileiras.toolchain_id() + "\n")
     return written + [stamp]
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m tileir.real.prebuilt --arch sm_90 --out DIR [--kernel NAME ...]``."""
-    from tileir.kernels.registry import get, specs
-
-    parser = argparse.ArgumentParser(prog="python -m tileir.real.prebuilt",
-                                     description="assemble the bundled kernels into a folder "
-                                                 f"of prebuilt cubins (for ${ENV})")
-    parser.add_argument("--arch", action="append", required=True, help="sm_XX (may repeat)")
-    parser.add_argument("--out", required=True, help="the folder to write")
-    parser.add_argument("--kernel", action="append", default=None, help="only this kernel")
-    args = parser.parse_args(argv)
-    chosen = [get(n) for n in args.kernel] if args.kernel else specs()
-    try:
-        for arch in args.arch:
-            files = prebuild([s.kernel() for s in chosen], arch, Path(args.out))
-            print(f"{arch}: {len(files) - 1} cubin(s) in {args.out}")
-    except ToolError as err:
-        print(str(err))
-        return 1
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - the command line
-    raise SystemExit(main())

@@ -21,8 +21,15 @@ from typing import Optional, Sequence
 
 from tileir.errors import ToolError
 
-__all__ = ["find_tool", "assemble", "disassemble", "tool_version", "toolchain_id", "ARCHITECTURES",
-           "available"]
+__all__ = [
+    "find_tool",
+    "assemble",
+    "disassemble",
+    "tool_version",
+    "toolchain_id",
+    "ARCHITECTURES",
+    "available",
+]
 
 #: The architectures the gates assemble for.
 ARCHITECTURES = ("sm_80", "sm_90", "sm_100", "sm_120")
@@ -64,7 +71,8 @@ def find_tool(name: str) -> Path:
     raise ToolError(
         f"`{name}` was not found (looked in $TILEIR_TOOLS_DIR, the nvidia-cuda-tileiras wheel "
         f"and PATH); install it with: pip install 'nvidia-cuda-tileiras==13.4.92'",
-        kind="tool.missing")
+        kind="tool.missing",
+    )
 
 
 def available() -> bool:
@@ -75,26 +83,39 @@ def available() -> bool:
         return False
 
 
-def _run(tool: str, argv: Sequence[str], what: str, kernel: Optional[str]) -> subprocess.CompletedProcess:
+def _run(
+    tool: str, argv: Sequence[str], what: str, kernel: Optional[str]
+) -> subprocess.CompletedProcess:
     path = find_tool(tool)
     try:
         proc = subprocess.run([str(path), *argv], capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
-        raise ToolError(f"`{tool}` took over 300 s on {what}", kernel=kernel,
-                        kind="tool.timeout") from None
+        raise ToolError(
+            f"`{tool}` took over 300 s on {what}", kernel=kernel, kind="tool.timeout"
+        ) from None
     if proc.returncode != 0:
         said = (proc.stderr.strip() or proc.stdout.strip() or "no message").splitlines()
-        raise ToolError(f"`{tool}` refused {what} (exit {proc.returncode}): " + " / ".join(said[:8]),
-                        kernel=kernel, kind="tool.refused")
+        raise ToolError(
+            f"`{tool}` refused {what} (exit {proc.returncode}): " + " / ".join(said[:8]),
+            kernel=kernel,
+            kind="tool.refused",
+        )
     return proc
 
 
-def assemble(bytecode: bytes, arch: str, *, lineinfo: bool = False, opt_level: int = 3,
-             kernel: Optional[str] = None) -> bytes:
+def assemble(
+    bytecode: bytes,
+    arch: str,
+    *,
+    lineinfo: bool = False,
+    opt_level: int = 3,
+    kernel: Optional[str] = None,
+) -> bytes:
     """Assemble Tile IR bytecode into a cubin for ``arch`` (``"sm_90"``) with ``tileiras``."""
     if not arch.startswith("sm_"):
-        raise ToolError(f"architecture {arch!r} is not of the form sm_NN", kernel=kernel,
-                        kind="tool.arch")
+        raise ToolError(
+            f"architecture {arch!r} is not of the form sm_NN", kernel=kernel, kind="tool.arch"
+        )
     with tempfile.TemporaryDirectory(prefix="tileir-") as tmp:
         src = Path(tmp) / "kernel.tileirbc"
         out = Path(tmp) / "kernel.cubin"
@@ -129,16 +150,17 @@ def tool_version(name: str = "tileiras") -> str:
 def toolchain_id() -> str:
     """The versions that decide what ``tileiras`` writes: its own and the sibling ``ptxas``'s.
 
-    tileiras hands its PTX to the ``ptxas`` installed beside it (TILEIR_FACTS
-    section 6), so a new ptxas can change the cubin of unchanged bytecode;
+    tileiras hands its PTX to the ``ptxas`` installed beside it (docs/launch.md
+    §6), so a new ptxas can change the cubin of unchanged bytecode;
     cache keys use this (``"tileiras 13.4.92; ptxas 13.5.37"``).
     """
     parts = [f"tileiras {tool_version('tileiras')}"]
     ptxas = find_tool("tileiras").parent / "ptxas"
     if ptxas.exists():
         try:
-            out = subprocess.run([str(ptxas), "--version"], capture_output=True, text=True,
-                                 timeout=60).stdout
+            out = subprocess.run(
+                [str(ptxas), "--version"], capture_output=True, text=True, timeout=60
+            ).stdout
         except (OSError, subprocess.TimeoutExpired):
             out = ""
         found = [line.rsplit(", V", 1)[1].strip() for line in out.splitlines() if ", V" in line]

@@ -33,15 +33,28 @@ import importlib
 # loaded by every pytest run where tileir is installed) needs neither Hypothesis nor numpy
 # work until a test asks for them.
 _EXPORTS = {
-    "check_kernel": "check", "KernelMismatch": "check", "KernelNotRecorded": "check",
+    "check_kernel": "check",
+    "KernelMismatch": "check",
+    "KernelNotRecorded": "check",
     "KernelRunFailed": "check",
-    "formats": "strategies", "float_formats": "strategies", "int_formats": "strategies",
-    "tile_shapes": "strategies", "cells_for": "strategies", "markers_for": "strategies",
-    "inputs_for": "strategies", "buffer_length": "strategies", "Args": "strategies",
-    "FLOAT_FORMATS": "strategies", "INT_FORMATS": "strategies",
-    "NARROW_FLOAT_FORMATS": "strategies", "NARROW_INT_FORMATS": "strategies",
-    "element_values": "values", "buffers": "values", "values_for": "values",
-    "as_pytest_plugins": "devices", "real_device_status": "devices",
+    "formats": "strategies",
+    "float_formats": "strategies",
+    "int_formats": "strategies",
+    "tile_shapes": "strategies",
+    "cells_for": "strategies",
+    "markers_for": "strategies",
+    "inputs_for": "strategies",
+    "buffer_length": "strategies",
+    "Args": "strategies",
+    "FLOAT_FORMATS": "strategies",
+    "INT_FORMATS": "strategies",
+    "NARROW_FLOAT_FORMATS": "strategies",
+    "NARROW_INT_FORMATS": "strategies",
+    "element_values": "values",
+    "buffers": "values",
+    "values_for": "values",
+    "as_pytest_plugins": "devices",
+    "real_device_status": "devices",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -26,13 +26,17 @@ import inspect
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
-from hypothesis import HealthCheck, given, reject, settings as Settings, strategies as st
+from hypothesis import HealthCheck, given, reject
+from hypothesis import settings as Settings
+from hypothesis import strategies as st
 
 from tileir.errors import MismatchError, RecordingError, TileIRError
+from tileir.fake import FakeDevice
 from tileir.fake.compare import default_tolerance, first_difference
-from tileir.kernels.registry import Tolerance
-from tileir.markers import Marker
-from tileir.record import trace
+from tileir.host.device import Device
+from tileir.host.tolerance import Tolerance
+from tileir.kernel import trace
+from tileir.record.markers import Marker
 from tileir.testing.report import describe_difference, describe_inputs
 from tileir.testing.strategies import inputs_for
 from tileir.testing.values import ValuesFor, values_for
@@ -61,8 +65,14 @@ def _arity(fn: Callable) -> int:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         return 1
-    return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-               and p.default is p.empty) or 1
+    return (
+        sum(
+            1
+            for p in params
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        )
+        or 1
+    )
 
 
 def _default_shapes(markers: Callable) -> st.SearchStrategy:
@@ -89,7 +99,6 @@ def _tolerance_for(fmt, tolerance) -> Optional[Tolerance]:
 
 
 def _fake_device():
-    from tileir.fake import FakeDevice
 
     return FakeDevice(mode="interpret")
 
@@ -97,8 +106,20 @@ def _fake_device():
 class _Check:
     """One check_kernel call's fixed parts; ``run(data)`` is one Hypothesis example."""
 
-    def __init__(self, body, markers, reference, name, shapes, valid, tolerance, values,
-                 lengths, grid, device):
+    def __init__(
+        self,
+        body,
+        markers,
+        reference,
+        name,
+        shapes,
+        valid,
+        tolerance,
+        values,
+        lengths,
+        grid,
+        device,
+    ):
         self.body, self.markers, self.reference = body, markers, reference
         self.name, self.shapes, self.valid = name, shapes, valid
         self.tolerance, self.values, self.lengths = tolerance, values, lengths
@@ -117,19 +138,27 @@ class _Check:
             raise KernelNotRecorded(
                 f"the kernel could not be recorded{self.context(drawn, ms)}\n  refusal: "
                 f"{err}\n  (if these shapes are not meant to work, leave them out with "
-                f"valid=... or draw only shapes that are)", kernel=self.name,
-                op=err.op) from err
+                f"valid=... or draw only shapes that are)",
+                kernel=self.name,
+                op=err.op,
+            ) from err
 
     def launch(self, kernel, args, drawn, ms) -> list:
         __tracebackhide__ = True
         try:
-            return self.device.run(kernel, *[a.copy() if isinstance(a, np.ndarray) else a
-                                             for a in args], grid=self.grid)
+            return self.device.run(
+                kernel,
+                *[a.copy() if isinstance(a, np.ndarray) else a for a in args],
+                grid=self.grid,
+            )
         except TileIRError as err:
             raise KernelRunFailed(
                 f"the launch failed{self.context(drawn, ms)}\n  {type(err).__name__}: {err}\n"
-                f"  inputs:\n{describe_inputs(kernel, args)}", kernel=self.name,
-                op=err.op, kind=err.kind) from err
+                f"  inputs:\n{describe_inputs(kernel, args)}",
+                kernel=self.name,
+                op=err.op,
+                kind=err.kind,
+            ) from err
 
     def run(self, data) -> None:
         __tracebackhide__ = True
@@ -142,16 +171,20 @@ class _Check:
         if ms is None:
             reject()
         kernel = self.record(drawn, ms)
-        args = data.draw(inputs_for(kernel, values=self.values, lengths=self.lengths),
-                         label="inputs")
+        args = data.draw(
+            inputs_for(kernel, values=self.values, lengths=self.lengths), label="inputs"
+        )
         got = self.launch(kernel, args, drawn, ms)
         copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        expected = list(self.reference(copies, drawn) if self.with_shapes
-                        else self.reference(copies))
+        expected = list(
+            self.reference(copies, drawn) if self.with_shapes else self.reference(copies)
+        )
         if len(expected) != len(args):
-            raise KernelRunFailed(f"the reference returned {len(expected)} value(s) for "
-                                  f"{len(args)} argument(s)", kernel=self.name,
-                                  op="reference")
+            raise KernelRunFailed(
+                f"the reference returned {len(expected)} value(s) for {len(args)} argument(s)",
+                kernel=self.name,
+                op="reference",
+            )
         grid = tuple(self.grid) if self.grid is not None else tuple(kernel.grid or (1,))
         for p, g, e in zip(kernel.params, got, expected):
             if p.role == "Scalar":
@@ -166,19 +199,31 @@ class _Check:
                     f"the kernel disagrees with its reference{self.context(drawn, ms)}\n"
                     f"  grid: {list(grid)}\n  {line}\n"
                     f"  inputs:\n{describe_inputs(kernel, args)}",
-                    kernel=self.name, op="compare", kind="check.mismatch")
+                    kernel=self.name,
+                    op="compare",
+                    kind="check.mismatch",
+                )
 
 
-def check_kernel(body: Callable, markers: MarkersArg, reference: Reference, *,
-                 name: Optional[str] = None, shapes: Optional[st.SearchStrategy] = None,
-                 valid: Optional[Callable[[Any], bool]] = None,
-                 tolerance: Union[None, Tolerance, Mapping[str, Tolerance]] = None,
-                 values: Optional[ValuesFor] = None, nan: bool = False,
-                 infinity: bool = False, subnormal: bool = False,
-                 lengths: Optional[Mapping[int, int]] = None,
-                 grid: Optional[Sequence[int]] = None, device=None,
-                 max_examples: Optional[int] = None,
-                 settings: Optional[Settings] = None) -> None:
+def check_kernel(
+    body: Callable,
+    markers: MarkersArg,
+    reference: Reference,
+    *,
+    name: Optional[str] = None,
+    shapes: Optional[st.SearchStrategy] = None,
+    valid: Optional[Callable[[Any], bool]] = None,
+    tolerance: Union[None, Tolerance, Mapping[str, Tolerance]] = None,
+    values: Optional[ValuesFor] = None,
+    nan: bool = False,
+    infinity: bool = False,
+    subnormal: bool = False,
+    lengths: Optional[Mapping[int, int]] = None,
+    grid: Optional[Sequence[int]] = None,
+    device: Optional[Device] = None,
+    max_examples: Optional[int] = None,
+    settings: Optional[Settings] = None,
+) -> None:
     """Check ``body`` against ``reference`` on drawn shapes and inputs; raise on the first
     (shrunk) counterexample.
 
@@ -192,8 +237,8 @@ def check_kernel(body: Callable, markers: MarkersArg, reference: Reference, *,
     references do (flat numpy arrays for buffers, numbers for Scalars, in parameter order,
     Out buffers with their drawn initial contents) and returns the list after the
     launch; a reference of two parameters also gets the drawn shapes (``reference(args,
-    shapes)``, ``None`` for fixed markers).  Every buffer is compared: integers bit for bit, floats within ``tolerance``
-    (a :class:`~tileir.kernels.registry.Tolerance`, a ``{format name: Tolerance}`` map, or
+    shapes)``, ``None`` for fixed markers).  Every buffer is compared: integers bit for bit,
+    floats within ``tolerance`` (a :class:`~tileir.host.tolerance.Tolerance`, a ``{format name: Tolerance}`` map, or
     ``None`` for :func:`~tileir.fake.compare.default_tolerance`); a disagreement raises
     :class:`KernelMismatch`.
 
@@ -211,14 +256,37 @@ def check_kernel(body: Callable, markers: MarkersArg, reference: Reference, *,
         name = name if name.isidentifier() else "kernel"
     if callable(markers) and shapes is None:
         shapes = _default_shapes(markers)
-    pick = values if values is not None else values_for(nan=nan, infinity=infinity,
-                                                        subnormal=subnormal)
-    check = _Check(body, markers, reference, name, shapes, valid, tolerance, pick, lengths,
-                   grid, device if device is not None else _fake_device())
-    base = settings if settings is not None else Settings(
-        deadline=None, database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                               HealthCheck.filter_too_much])
+    pick = (
+        values
+        if values is not None
+        else values_for(nan=nan, infinity=infinity, subnormal=subnormal)
+    )
+    check = _Check(
+        body,
+        markers,
+        reference,
+        name,
+        shapes,
+        valid,
+        tolerance,
+        pick,
+        lengths,
+        grid,
+        device if device is not None else _fake_device(),
+    )
+    base = (
+        settings
+        if settings is not None
+        else Settings(
+            deadline=None,
+            database=None,
+            suppress_health_check=[
+                HealthCheck.too_slow,
+                HealthCheck.data_too_large,
+                HealthCheck.filter_too_much,
+            ],
+        )
+    )
     if max_examples is not None:
         base = Settings(base, max_examples=max_examples)
 

@@ -22,8 +22,7 @@ import os
 import subprocess
 import sys
 
-__all__ = ["real_device_status", "ENV", "real_device_required", "as_pytest_plugins",
-           "PLUGIN"]
+__all__ = ["real_device_status", "ENV", "real_device_required", "as_pytest_plugins", "PLUGIN"]
 
 #: The module of the pytest plugin (and the name of its pytest11 entry point).
 PLUGIN = "tileir.testing.plugin"
@@ -63,27 +62,34 @@ def _installed(*names: str) -> bool:
 def _assembler_status() -> tuple[bool, str]:
     if os.environ.get("TILEIR_CUBIN_DIR"):
         return True, "prebuilt cubins in $TILEIR_CUBIN_DIR"
+    # lazy: the real device needs cuda-python, which is optional
     from tileir.real import tileiras
 
     if tileiras.available():
         return True, "tileiras"
-    return False, ("no assembler: tileiras is not installed (pip install "
-                   "'nvidia-cuda-tileiras==13.4.92') and $TILEIR_CUBIN_DIR is not set")
+    return False, (
+        "no assembler: tileiras is not installed (pip install "
+        "'nvidia-cuda-tileiras==13.4.92') and $TILEIR_CUBIN_DIR is not set"
+    )
 
 
 def _probe_driver() -> tuple[bool, str]:
+    # lazy: the real device needs cuda-python, which is optional
     from tileir.real.driver import MIN_DRIVER_VERSION
 
     script = _PROBE.replace("%(min)d", str(MIN_DRIVER_VERSION))
     try:
-        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         return False, f"the GPU probe did not finish ({type(e).__name__})"
     said = (proc.stdout.strip() or proc.stderr.strip() or "no answer").splitlines()[-1]
     if proc.returncode == 6:
-        return False, (f"the driver is too old for Tile IR ({said}; it needs "
-                       f"{MIN_DRIVER_VERSION}, driver r580+)")
+        return False, (
+            f"the driver is too old for Tile IR ({said}; it needs "
+            f"{MIN_DRIVER_VERSION}, driver r580+)"
+        )
     return proc.returncode == 0, said
 
 

@@ -27,29 +27,42 @@ import pytest
 
 from tileir.testing.devices import as_pytest_plugins, real_device_required, real_device_status
 
-__all__ = ["DEVICE_KINDS", "DeviceFixtures", "pytest_configure", "pytest_generate_tests",
-           "pytest_report_header", "as_pytest_plugins"]
+__all__ = [
+    "DEVICE_KINDS",
+    "DeviceFixtures",
+    "pytest_configure",
+    "pytest_generate_tests",
+    "pytest_report_header",
+    "as_pytest_plugins",
+]
 
 
 #: The parameter ids of ``tileir_device``.
 DEVICE_KINDS = ("fake", "real")
 
 
-def pytest_report_header(config) -> str:
+def pytest_report_header(config: pytest.Config) -> str:
     ok, reason = real_device_status()
     return f"tileir real device: {'present' if ok else 'absent'} ({reason})"
 
 
-def pytest_generate_tests(metafunc) -> None:
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "tileir_device" not in metafunc.fixturenames:
         return
     ok, reason = real_device_status()
-    real_marks = () if ok or real_device_required() else (
-        pytest.mark.skip(reason=f"no real device: {reason}"),)
-    metafunc.parametrize("tileir_device", [
-        pytest.param("fake", id="fake"),
-        pytest.param("real", id="real", marks=real_marks),
-    ], indirect=True)
+    real_marks = (
+        ()
+        if ok or real_device_required()
+        else (pytest.mark.skip(reason=f"no real device: {reason}"),)
+    )
+    metafunc.parametrize(
+        "tileir_device",
+        [
+            pytest.param("fake", id="fake"),
+            pytest.param("real", id="real", marks=real_marks),
+        ],
+        indirect=True,
+    )
 
 
 class DeviceFixtures:
@@ -59,6 +72,8 @@ class DeviceFixtures:
 
     @pytest.fixture(scope="session")
     def _tileir_real_device(self):
+        # lazy: start-up cost of every pytest session that loads the plugin, and the
+        # real device needs cuda-python
         from tileir.real.device import RealDevice
 
         device = RealDevice().open()
@@ -72,18 +87,20 @@ class DeviceFixtures:
         """The device a test runs on: the fake device, then (where present) the real one."""
         kind = getattr(request, "param", "fake")
         if kind == "fake":
+            # lazy: start-up cost of every pytest session that loads the plugin
             from tileir.fake import FakeDevice
 
             return FakeDevice(mode="interpret")
         if kind == "real":
             return request.getfixturevalue("_tileir_real_device")
-        raise ValueError(f"tileir_device: unknown kind {kind!r} (one of "
-                         f"{', '.join(DEVICE_KINDS)})")
+        raise ValueError(
+            f"tileir_device: unknown kind {kind!r} (one of {', '.join(DEVICE_KINDS)})"
+        )
 
 
 _FIXTURES = "tileir-device-fixtures"
 
 
-def pytest_configure(config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.has_plugin(_FIXTURES):
         config.pluginmanager.register(DeviceFixtures(), _FIXTURES)

@@ -20,21 +20,53 @@ author did not mean to refuse.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
 from hypothesis import strategies as st
 
-from tileir.markers import DYN_DIM, Cells, In, Marker, Out, Scalar, Shared, cells
+from tileir.record.markers import Cells, In, Marker, Out, Scalar, Shared, cells
+from tileir.testing.report import summarize
 from tileir.testing.values import ValuesFor, buffers, values_for
-from tileir.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64,
-                          FNV8E5M3FNU, I1, I4, I8, I16, I32, I64, MAX_TILE_ELEMENTS,
-                          PADDING_VALUES, TF32, Format)
+from tileir.types import (
+    BF16,
+    F4E2M1FN,
+    F8E4M3FN,
+    F8E5M2,
+    F8E8M0FNU,
+    F16,
+    F32,
+    F64,
+    FNV8E5M3FNU,
+    I1,
+    I4,
+    I8,
+    I16,
+    I32,
+    I64,
+    MAX_TILE_ELEMENTS,
+    PADDING_VALUES,
+    TF32,
+    Format,
+)
+
+if TYPE_CHECKING:
+    from tileir.kernel import Kernel
 
 __all__ = [
-    "FLOAT_FORMATS", "INT_FORMATS", "NARROW_FLOAT_FORMATS", "NARROW_INT_FORMATS", "formats",
-    "float_formats", "int_formats", "tile_shapes", "cells_for", "markers_for", "inputs_for",
-    "buffer_length", "Args",
+    "FLOAT_FORMATS",
+    "INT_FORMATS",
+    "NARROW_FLOAT_FORMATS",
+    "NARROW_INT_FORMATS",
+    "formats",
+    "float_formats",
+    "int_formats",
+    "tile_shapes",
+    "cells_for",
+    "markers_for",
+    "inputs_for",
+    "buffer_length",
+    "Args",
 ]
 
 #: The float formats drawn by default (most used first: shrinking heads for f32).
@@ -78,8 +110,13 @@ def _rank_range(rank) -> tuple[int, int]:
 
 
 @st.composite
-def tile_shapes(draw, rank: Union[None, int, tuple] = None, *,
-                max_elements: int = MAX_TILE_ELEMENTS, max_dim: Optional[int] = None) -> tuple:
+def tile_shapes(
+    draw: st.DrawFn,
+    rank: Union[None, int, tuple] = None,
+    *,
+    max_elements: int = MAX_TILE_ELEMENTS,
+    max_dim: Optional[int] = None,
+) -> tuple[int, ...]:
     """A tile shape: ``rank`` dimensions (an int, a ``(lo, hi)`` range, default 1 to 2),
     each a power of two no larger than ``max_dim``, holding at most ``max_elements``
     (the dialect's limit, 2**24, by default).  Shrinks toward 1s."""
@@ -90,7 +127,7 @@ def tile_shapes(draw, rank: Union[None, int, tuple] = None, *,
     budget = max(0, max_elements.bit_length() - 1)  # log2 of the element budget
     cap = budget if max_dim is None else min(budget, max(0, int(max_dim).bit_length() - 1))
     n = draw(st.integers(lo, hi), label="rank")
-    shape = []
+    shape: list[int] = []
     for _ in range(n):
         e = draw(st.integers(0, min(cap, budget)))
         budget -= e
@@ -99,9 +136,15 @@ def tile_shapes(draw, rank: Union[None, int, tuple] = None, *,
 
 
 @st.composite
-def cells_for(draw, rank: int, *, tile: Optional[st.SearchStrategy] = None,
-              max_cells: int = 4, pads: Union[bool, Sequence[str]] = False,
-              along: Optional[Sequence] = None) -> Cells:
+def cells_for(
+    draw: st.DrawFn,
+    rank: int,
+    *,
+    tile: Optional[st.SearchStrategy] = None,
+    max_cells: int = 4,
+    pads: Union[bool, Sequence[str]] = False,
+    along: Optional[Sequence] = None,
+) -> Cells:
     """Cells of ``rank`` dimensions: a drawn tile (``tile`` strategy, default
     :func:`tile_shapes` of up to 4096 elements), 1 to ``max_cells`` cells per
     dimension, and an extent that usually stops inside the last cell (so lanes
@@ -115,8 +158,7 @@ def cells_for(draw, rank: int, *, tile: Optional[st.SearchStrategy] = None,
     for t in shape:
         count = draw(st.integers(1, max(1, int(max_cells))))
         extent.append(draw(st.integers((count - 1) * t + 1, count * t)))
-    pad_choices = (("zero",) if pads is False else PADDING_VALUES if pads is True
-                   else tuple(pads))
+    pad_choices = ("zero",) if pads is False else PADDING_VALUES if pads is True else tuple(pads)
     pad = draw(st.sampled_from(pad_choices))
     return cells(extent, shape, along, pad)
 
@@ -125,10 +167,15 @@ _ROLES = {"In": In, "Out": Out, "Scalar": Scalar, "Shared": Shared}
 
 
 @st.composite
-def markers_for(draw, roles: Union[str, Sequence[str]], rank: int = 1, *,
-                format_choices: Optional[st.SearchStrategy] = None,
-                grid_cells: Optional[st.SearchStrategy] = None,
-                pads: Union[bool, Sequence[str]] = False) -> tuple:
+def markers_for(
+    draw: st.DrawFn,
+    roles: Union[str, Sequence[str]],
+    rank: int = 1,
+    *,
+    format_choices: Optional[st.SearchStrategy] = None,
+    grid_cells: Optional[st.SearchStrategy] = None,
+    pads: Union[bool, Sequence[str]] = False,
+) -> tuple[Marker, ...]:
     """Markers for a kernel with parameters of ``roles`` (``"In, In, Out"`` or a
     sequence), sharing one drawn set of cells of ``rank`` (``grid_cells``, default
     :func:`cells_for`).  Each parameter draws its format from ``format_choices`` (default
@@ -140,7 +187,7 @@ def markers_for(draw, roles: Union[str, Sequence[str]], rank: int = 1, *,
             raise ValueError(f"markers_for: role {r!r} is not one of {', '.join(_ROLES)}")
     fmts = formats() if format_choices is None else format_choices
     shared = draw(grid_cells if grid_cells is not None else cells_for(rank))
-    out = []
+    out: list[Marker] = []
     for r in names:
         fmt = draw(fmts)
         if r in ("Scalar", "Shared"):
@@ -162,10 +209,13 @@ def buffer_length(marker: Marker, index: int, lengths: Optional[Mapping[int, int
     if lengths and index in lengths:
         return int(lengths[index])
     c = marker.cells
-    if c is None or any(e is DYN_DIM for e in c.extent):
-        raise ValueError(f"parameter {index} ({type(marker).__name__}) has no static extent; "
-                         f"give its buffer length: lengths={{{index}: n}}")
-    return int(np.prod(c.extent))
+    extent = [] if c is None else [e for e in c.extent if isinstance(e, int)]
+    if c is None or len(extent) != len(c.extent):  # (no cells, or a DYN_DIM extent)
+        raise ValueError(
+            f"parameter {index} ({type(marker).__name__}) has no static extent; "
+            f"give its buffer length: lengths={{{index}: n}}"
+        )
+    return int(np.prod(extent))
 
 
 class Args(list):
@@ -173,14 +223,18 @@ class Args(list):
     Hypothesis's falsifying examples stay readable."""
 
     def __repr__(self) -> str:
-        from tileir.testing.report import summarize
 
         return "[" + ", ".join(summarize(a) for a in self) + "]"
 
 
 @st.composite
-def inputs_for(draw, kernel, *, values: Optional[ValuesFor] = None,
-               lengths: Optional[Mapping[int, int]] = None) -> Args:
+def inputs_for(
+    draw: st.DrawFn,
+    kernel: Kernel,
+    *,
+    values: Optional[ValuesFor] = None,
+    lengths: Optional[Mapping[int, int]] = None,
+) -> Args:
     """Arguments for a launch of a recorded ``kernel``: one drawn buffer per In / Out /
     Shared parameter (Outs too: lanes a kernel does not write keep what was there) and one
     drawn number per Scalar.  ``values`` picks a strategy per format (default:
@@ -199,7 +253,8 @@ def inputs_for(draw, kernel, *, values: Optional[ValuesFor] = None,
     return args
 
 
-def _scalar(v, fmt: Format):
+def _scalar(v: Any, fmt: Format) -> Union[bool, int, np.generic]:
     if fmt.is_int:
         return bool(v) if fmt.bits == 1 else int(v)
-    return np.asarray(v, dtype=np.float64).astype(fmt.numpy_dtype)[()]
+    # (numpy's stubs type ``a[()]`` of a 0-d array as an array; it is the scalar)
+    return np.asarray(v, dtype=np.float64).astype(fmt.numpy_dtype)[()]  # type: ignore[return-value]

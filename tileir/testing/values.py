@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Callable, Optional, Union
+from typing import Callable, Literal, Optional, Union
 
 import ml_dtypes
 import numpy as np
 from hypothesis import strategies as st
 
 from tileir.formats import numpy_dtype
-from tileir.numerics import scalar_value, tf32_round
+from tileir.ir.numerics import scalar_bits, scalar_value, tf32_round
 from tileir.types import Format
 
 __all__ = ["element_values", "buffers", "ValuesFor", "values_for", "DRAWN_ONE_BY_ONE"]
@@ -41,7 +41,7 @@ ValuesFor = Callable[[Format], st.SearchStrategy]
 #: Buffers up to this length draw every element on its own (full shrinking).
 DRAWN_ONE_BY_ONE = 32
 
-_IEEE_WIDTH = {"f16": 16, "f32": 32, "f64": 64}
+_IEEE_WIDTH: dict[str, Literal[16, 32, 64]] = {"f16": 16, "f32": 32, "f64": 64}
 
 
 def _float_info(fmt: Format) -> tuple[float, float]:
@@ -72,8 +72,14 @@ def _in_bounds(v: float, lo: Optional[float], hi: Optional[float]) -> bool:
     return (lo is None or v >= lo) and (hi is None or v <= hi)
 
 
-def _narrow_float_values(fmt: Format, nan: bool, infinity: bool, subnormal: bool,
-                         lo: Optional[float], hi: Optional[float]) -> st.SearchStrategy:
+def _narrow_float_values(
+    fmt: Format,
+    nan: bool,
+    infinity: bool,
+    subnormal: bool,
+    lo: Optional[float],
+    hi: Optional[float],
+) -> st.SearchStrategy:
     _, tiny = _float_info(fmt)
     keep = []
     for v in np.unique(_table(fmt)):  # sorted; NaN last
@@ -96,18 +102,31 @@ def _narrow_float_values(fmt: Format, nan: bool, infinity: bool, subnormal: bool
     return out
 
 
-def _wide_float_values(fmt: Format, nan: bool, infinity: bool, subnormal: bool,
-                       lo: Optional[float], hi: Optional[float]) -> st.SearchStrategy:
+def _wide_float_values(
+    fmt: Format,
+    nan: bool,
+    infinity: bool,
+    subnormal: bool,
+    lo: Optional[float],
+    hi: Optional[float],
+) -> st.SearchStrategy:
     width = _IEEE_WIDTH.get(fmt.name, 32)
     biggest, tiny = _float_info(fmt)
     # explicit bounds keep Hypothesis from drawing float64s and rejecting the unrepresentable
     lo = -biggest if lo is None else max(lo, -biggest)
     hi = biggest if hi is None else min(hi, biggest)
-    base = st.floats(min_value=lo, max_value=hi, allow_nan=False, allow_infinity=False,
-                     allow_subnormal=subnormal, width=width)
+    base = st.floats(
+        min_value=lo,
+        max_value=hi,
+        allow_nan=False,
+        allow_infinity=False,
+        allow_subnormal=subnormal,
+        width=width,
+    )
     if fmt.name == "tf32":
         base = base.map(lambda v: float(tf32_round(np.float32(v))))
     elif fmt.name == "bf16":
+
         def to_bf16(v: float) -> float:
             r = float(np.float32(v).astype(ml_dtypes.bfloat16))
             return r if subnormal or r == 0 or abs(r) >= tiny else math.copysign(tiny, r)
@@ -117,9 +136,15 @@ def _wide_float_values(fmt: Format, nan: bool, infinity: bool, subnormal: bool,
     return base | st.sampled_from(extra) if extra else base
 
 
-def element_values(fmt: Format, *, nan: bool = False, infinity: bool = False,
-                   subnormal: bool = False, min_value: Optional[Union[int, float]] = None,
-                   max_value: Optional[Union[int, float]] = None) -> st.SearchStrategy:
+def element_values(
+    fmt: Format,
+    *,
+    nan: bool = False,
+    infinity: bool = False,
+    subnormal: bool = False,
+    min_value: Optional[Union[int, float]] = None,
+    max_value: Optional[Union[int, float]] = None,
+) -> st.SearchStrategy:
     """Numbers the format ``fmt`` holds exactly (Python floats, ints or bools).
 
     Floats are finite and normal (or zero, of either sign) unless ``nan``,
@@ -137,15 +162,20 @@ def element_values(fmt: Format, *, nan: bool = False, infinity: bool = False,
         lo = lo if min_value is None else max(lo, int(min_value))
         hi = hi if max_value is None else min(hi, int(max_value))
         return st.integers(lo, hi)
-    lo = None if min_value is None else float(min_value)
-    hi = None if max_value is None else float(max_value)
+    flo = None if min_value is None else float(min_value)
+    fhi = None if max_value is None else float(max_value)
     if fmt.bits <= 8:
-        return _narrow_float_values(fmt, nan, infinity, subnormal, lo, hi)
-    return _wide_float_values(fmt, nan, infinity, subnormal, lo, hi)
+        return _narrow_float_values(fmt, nan, infinity, subnormal, flo, fhi)
+    return _wide_float_values(fmt, nan, infinity, subnormal, flo, fhi)
 
 
-def values_for(*, nan: bool = False, infinity: bool = False, subnormal: bool = False,
-               magnitude: Optional[float] = 1000.0) -> ValuesFor:
+def values_for(
+    *,
+    nan: bool = False,
+    infinity: bool = False,
+    subnormal: bool = False,
+    magnitude: Optional[float] = 1000.0,
+) -> ValuesFor:
     """A ``fmt -> strategy`` picker: floats within ``magnitude`` (clipped to the format's
     range; ``None`` for no bound) with the specials asked for, integers in full range."""
 
@@ -155,8 +185,9 @@ def values_for(*, nan: bool = False, infinity: bool = False, subnormal: bool = F
         biggest, _ = _float_info(fmt)
         m = min(float(magnitude), biggest)
         lo = 0.0 if fmt.name == "f8E8M0FNU" else -m
-        return element_values(fmt, nan=nan, infinity=infinity, subnormal=subnormal,
-                              min_value=lo, max_value=m)
+        return element_values(
+            fmt, nan=nan, infinity=infinity, subnormal=subnormal, min_value=lo, max_value=m
+        )
 
     return pick
 
@@ -164,8 +195,6 @@ def values_for(*, nan: bool = False, infinity: bool = False, subnormal: bool = F
 def _host_array(values: list, fmt: Format) -> np.ndarray:
     dt = numpy_dtype(fmt)
     if fmt.name == "fnv8E5M3FNU":
-        from tileir.numerics import scalar_bits
-
         return np.array([scalar_bits(fmt, float(v)) for v in values], dtype=np.uint8)
     if fmt.is_int:
         return np.array([int(v) for v in values], dtype=np.int64).astype(dt)
@@ -182,16 +211,18 @@ def _pooled(draw, fmt: Format, n: int, values: st.SearchStrategy) -> np.ndarray:
         seed = draw(st.integers(0, 2**32 - 1), label="seed")
         picks = np.random.default_rng(seed).integers(0, len(pool), size=n)
     out = _host_array(pool, fmt)[picks]
-    overrides = draw(st.lists(st.tuples(st.integers(0, n - 1), values), max_size=4),
-                     label="overrides")
+    overrides = draw(
+        st.lists(st.tuples(st.integers(0, n - 1), values), max_size=4), label="overrides"
+    )
     if overrides:
         at = np.array([i for i, _ in overrides])
         out[at] = _host_array([v for _, v in overrides], fmt)
     return out
 
 
-def buffers(fmt: Format, n: int, *, values: Optional[st.SearchStrategy] = None
-            ) -> st.SearchStrategy:
+def buffers(
+    fmt: Format, n: int, *, values: Optional[st.SearchStrategy] = None
+) -> st.SearchStrategy:
     """A 1-D numpy array of ``n`` elements of ``fmt`` (its host dtype).
 
     ``values`` draws the elements (default: :func:`element_values` of ``fmt``).

@@ -1,0 +1,133 @@
+"""The benchmarks under bench/ still run: each kernel once at a tiny size, checked, never timed.
+
+bench/record_encode.py: every chapter kernel records, lowers and encodes into
+bytecode our decoder reads back as that kernel; cuTile's twin of each exports
+bytecode whose one entry is the same kernel (when cuTile is installed).
+bench/fake_device.py: every kernel, recorded at a tiny size, gives numpy's
+answer on the interpreter and on the fake device; the scripts' ``main`` run end
+to end with one repetition.  Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # bench/ is a folder of scripts beside tileir/, not installed
+    sys.path.insert(0, str(ROOT))
+
+from bench import fake_device, fake_kernels, record_encode, timing  # noqa: E402
+from tileir.encode import decode  # noqa: E402
+from tileir.ir.module import walk  # noqa: E402
+
+# ----------------------------------------------------------------------------- record_encode
+
+
+@pytest.mark.parametrize("name", record_encode.KERNELS)
+def test_tileir_side_encodes_each_chapter_kernel(name):
+    data = record_encode.tileir_path(name, "13.4", True)()
+    module = decode(data)
+    assert [f.name for f in module.functions] == [name]
+    assert data[:8] == b"\x7fTileIR\x00"
+
+
+@pytest.mark.parametrize("name", record_encode.KERNELS)
+def test_cutile_twin_exports_the_same_kernel(name):
+    pytest.importorskip("cuda.tile")
+    twins, why = record_encode.cutile_twins()
+    assert twins is not None, why
+    data = twins.export(name, "13.4", cold=True)
+    module = decode(data)
+    assert [f.name for f in module.functions] == [name]
+    ours = {
+        op.name
+        for op in walk(decode(record_encode.tileir_path(name, "13.4", False)()).functions[0].body)
+    }
+    theirs = {op.name for op in walk(module.functions[0].body)}
+    # the same computation: every arithmetic, memory and control op of ours appears in theirs
+    # (the spellings of views, constants and masks may differ)
+    core = {n for n in ours if n in _CORE_OPS}
+    assert core <= theirs, sorted(core - theirs)
+
+
+_CORE_OPS = {
+    "addf",
+    "mulf",
+    "subf",
+    "divf",
+    "exp",
+    "maxf",
+    "mmaf",
+    "reduce",
+    "for",
+    "permute",
+    "load_view_tko",
+    "store_view_tko",
+    "atomic_rmw_tko",
+    "iota",
+}
+
+
+def test_record_encode_main_prints_the_table(capsys):
+    assert record_encode.main(["--repeats", "1", "--kernels", "vadd", "softmax"]) == 0
+    out = capsys.readouterr().out
+    assert "cold/dbg" in out and "vadd" in out and "softmax" in out and "geomean" in out
+
+
+@pytest.mark.slow
+def test_record_encode_profile_names_tileir_functions():
+    text = record_encode.profile(["vadd"], "13.4", calls=1, top=10)
+    assert "encode (writer.py:encode)" in text and "tileir/" in text
+
+
+# ----------------------------------------------------------------------------- fake_device
+
+
+@pytest.mark.parametrize("name", fake_kernels.NAMES)
+def test_interpreter_gives_numpys_answer_at_a_tiny_size(name):
+    c = fake_kernels.case(name, "tiny")
+    err = fake_device.check(c)  # raises AssertionError outside the case's tolerance
+    assert err <= c.atol + c.rtol * 10
+    want = np.asarray(c.numpy_fn(*c.args)).reshape(-1)
+    got = fake_device.run_device(c, fake_device.FakeDevice(mode="interpret")).reshape(-1)
+    np.testing.assert_allclose(got, want, rtol=c.rtol, atol=c.atol)
+
+
+def test_check_refuses_a_wrong_answer():
+    c = fake_kernels.case("vadd", "tiny")
+    wrong = fake_kernels.Case(
+        c.name, c.kernel, c.args, lambda a, b, o: a - b, c.out, 0.0, 0.0, c.work
+    )
+    with pytest.raises(AssertionError, match="vadd"):
+        fake_device.check(wrong)
+
+
+@pytest.mark.slow
+def test_fake_device_main_runs_tiny(capsys):
+    assert fake_device.main(["--size", "tiny", "--repeats", "1", "--no-triton"]) == 0
+    out = capsys.readouterr().out
+    for name in fake_kernels.NAMES:
+        assert name in out
+    assert "skipped (--no-triton)" in out and "goals apply to --size full" in out
+
+
+def test_triton_column_says_why_when_triton_is_missing(tmp_path):
+    fake_python = tmp_path / "python"
+    fake_python.write_text('#!/bin/sh\necho \'{"error": "No module named triton"}\'\n')
+    fake_python.chmod(0o755)
+    results, note = fake_device.triton_times(
+        str(fake_python), fake_kernels.SIZES["tiny"], ["vadd"]
+    )
+    assert results == {} and "No module named triton" in note
+
+
+def test_timing_helpers():
+    assert timing.geomean([1.0, 4.0]) == pytest.approx(2.0)
+    best = timing.race({"a": lambda: None, "b": lambda: sum(range(1000))}, repeats=2)
+    assert set(best) == {"a", "b"} and all(t >= 0 for t in best.values())
+    text = timing.table(["k", "t"], [("x", "1 ms")])
+    assert text.splitlines()[0].startswith("k") and "1 ms" in text

@@ -1,0 +1,175 @@
+"""numpy rules of the remaining ops: tokens, block ids, assume, assert, print, and the
+region-carrying reductions ``reduce`` / ``scan``.
+
+``reduce`` and ``scan`` run the op's own combiner region on whole arrays, one
+region evaluation per step rather than per element:
+
+* ``reduce`` combines neighbours pairwise, a balanced tree: step 1 combines
+  elements (0,1), (2,3), ...; step 2 the pairs' results; and so on
+  (``log2(n)`` steps).  The left operand of each combination is the accumulator
+  and the right one the element, so the order of the operands is kept and any
+  associative combiner gives its sequential answer; float sums round like a
+  pairwise sum (the device's order is unspecified).  A level of odd length is
+  padded with the identity.
+* ``scan`` is an inclusive Hillis-Steele prefix: at distance 1, 2, 4, ... each
+  element combines with the running value ``d`` places before it (``log2(n)``
+  region evaluations); ``reverse`` scans from the end.
+
+The combiner's block arguments are bound to arrays of the tile's shape, so the
+region's scalar ops evaluate all pairs of all blocks at once.  A combiner that is
+one ``maxf`` / ``minf`` of the element and the accumulator folds in one numpy pass
+instead (``floats.FOLDS``: same answer, bit for bit, since max and min do not
+depend on the order), unless an observer watches the combiner's steps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tileir.fake.printf import format_block
+from tileir.fake.rules.floats import FOLDS
+from tileir.fake.values import TOKEN_VALUE, from_scalar, widen
+from tileir.ir.signatures import attr_of, operand_groups
+
+__all__ = ["NUMPY_MISC_RULES"]
+
+
+def _token(ctx, op, args):
+    return [TOKEN_VALUE]
+
+
+def _assume(ctx, op, args):
+    return [args[0]]
+
+
+def _block_id(ctx, op, args):
+    ids = ctx.block_ids
+    return [np.ascontiguousarray(ids[:, k]) for k in range(3)]
+
+
+def _num_blocks(ctx, op, args):
+    return [np.array([n], dtype=np.int32) for n in ctx.grid]
+
+
+def _assert(ctx, op, args):
+    cond = args[0]
+    failing = ~cond.astype(bool)
+    if failing.any():
+        failing = widen(failing, ctx.b)
+        per_lane = failing.reshape(failing.shape[0], -1).any(axis=1)
+        lane = int(np.argmax(per_lane))
+        where = ""
+        if failing.ndim > 1:
+            at = np.unravel_index(int(np.argmax(failing[lane])), failing.shape[1:])
+            where = f", tile element {tuple(int(a) for a in at)}"
+        more = int(per_lane.sum()) - 1
+        tail = f" ({more} more block(s) failed too)" if more else ""
+        raise ctx.error(
+            op, f"assertion failed: {attr_of(op, 'message')!r}{where}{tail}", lane=lane
+        )
+    return []
+
+
+def _print(ctx, op, args):
+    g = operand_groups(op)
+    vals = list(args[: len(g["args"])])
+    formats = [v.type.element for v in g["args"]]
+    text = attr_of(op, "format")
+    for lane in range(ctx.b):
+        lane_vals = [v[lane if v.shape[0] > 1 else 0] for v in vals]
+        ctx.print_text(format_block(text, lane_vals, formats))
+    return [TOKEN_VALUE] if op.results else []
+
+
+def _identity(ident, like: np.ndarray) -> np.ndarray:
+    v = from_scalar(ident.value(), ident.format)
+    return np.broadcast_to(v.astype(like.dtype).reshape((1,) * like.ndim), like.shape[:-1] + (1,))
+
+
+def _pads(n: int) -> bool:
+    """Whether the pairwise tree over ``n`` elements pads some level with the identity."""
+    while n > 1:
+        if n % 2:
+            return True
+        n //= 2
+    return False
+
+
+def _folded(ctx, op, xs: list, idents) -> list | None:
+    """The reduction in one numpy pass when its combiner is a single op that ``FOLDS``
+    knows (``maxf`` / ``minf``) applied to the element and the accumulator; None to run
+    the tree.  Never with an observer, which sees every combiner step."""
+    block = op.regions[0]
+    if ctx.watch_ops or len(xs) != 1 or len(block.ops) != 2 or xs[0].shape[-1] == 0:
+        return None
+    step, end = block.ops
+    fold = FOLDS.get(step.name)
+    if (
+        fold is None
+        or end.name != "yield"
+        or len(step.operands) != 2
+        or {v.id for v in step.operands} != {a.id for a in block.args}
+        or [v.id for v in end.operands] != [r.id for r in step.results]
+    ):
+        return None
+    x = xs[0]
+    ident = _identity(idents[0], x)[..., 0] if _pads(x.shape[-1]) else None
+    out = fold(step, x, ident)
+    return None if out is None else [out]
+
+
+def _reduce(ctx, op, args):
+    dim = int(attr_of(op, "dim")) + 1
+    idents = attr_of(op, "identities")
+    xs = [np.moveaxis(a, dim, -1) for a in args]
+    b = max(x.shape[0] for x in xs)
+    xs = [widen(x, b) for x in xs]
+    folded = _folded(ctx, op, xs, idents)
+    if folded is not None:
+        return folded
+    block = op.regions[0]
+    while xs[0].shape[-1] > 1:
+        if xs[0].shape[-1] % 2:
+            xs = [np.concatenate([x, _identity(i, x)], axis=-1) for x, i in zip(xs, idents)]
+        acc = [x[..., 0::2] for x in xs]
+        elem = [x[..., 1::2] for x in xs]
+        xs = ctx.combine(op, block, elem, acc)
+    return [x[..., 0] for x in xs]
+
+
+def _scan(ctx, op, args):
+    dim = int(attr_of(op, "dim")) + 1
+    reverse = bool(attr_of(op, "reverse"))
+    xs = [np.moveaxis(a, dim, -1) for a in args]
+    b = max(x.shape[0] for x in xs)
+    xs = [widen(x, b) for x in xs]
+    if reverse:
+        xs = [x[..., ::-1] for x in xs]
+    n = xs[0].shape[-1]
+    d = 1
+    block = op.regions[0]
+    while d < n:
+        acc = [x[..., :-d] for x in xs]
+        elem = [x[..., d:] for x in xs]
+        new = ctx.combine(op, block, elem, acc)
+        xs = [np.concatenate([x[..., :d], y.astype(x.dtype)], axis=-1) for x, y in zip(xs, new)]
+        d *= 2
+    if reverse:
+        xs = [x[..., ::-1] for x in xs]
+    return [np.moveaxis(x, -1, dim) for x in xs]
+
+
+NUMPY_MISC_RULES = {
+    "assume": _assume,
+    "make_token": _token,
+    "join_tokens": _token,
+    "gdc_wait_tko": _token,
+    "gdc_launch_dependents_tko": _token,
+    "memory_fence_alias_tko": _token,
+    "get_tile_block_id": _block_id,
+    "get_num_tile_blocks": _num_blocks,
+    "assert": _assert,
+    "print_tko": _print,
+    "reduce": _reduce,
+    "scan": _scan,
+}

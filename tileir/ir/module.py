@@ -1,0 +1,348 @@
+"""The Module: ``cuda_tile`` ops exactly as the dialect has them.
+
+A Module is what every producer is turned into and every consumer reads: the
+lowering writes one, the decoder reads any producer's bytecode into one, and
+render, encode and the fake device's interpreter take one.  It is immutable
+(frozen attrs values, tuples and pyrsistent maps) and structural: two Modules
+with the same ops, value ids, types and attributes are equal and hash equal.
+Source locations ride along but take no part in equality.
+
+SSA values are :class:`Value` (an explicit integer id and a type).  Ids are
+unique inside one function; a function's parameters take ``0 .. P-1``.
+
+>>> from tileir.types import TileType, F32
+>>> x = Value(0, TileType((4,), F32))
+>>> y = Value(1, TileType((4,), F32))
+>>> op = Op("addf", (x, x), (y,))
+>>> op.result.type
+tile<4xf32>
+>>> op == Op("addf", (x, x), (y,), loc=Loc("k.py", 3, 1))
+True
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Union
+
+import pyrsistent
+from attrs import field, frozen
+from pyrsistent import PMap
+
+from tileir.ir.numerics import Dense, ScalarAttr
+from tileir.ir.signatures import attr_defaults
+from tileir.types import Format, FunctionType, TileType, Type
+
+__all__ = [
+    "Value",
+    "Loc",
+    "Op",
+    "Block",
+    "Function",
+    "Global",
+    "Module",
+    "Dense",
+    "ScalarAttr",
+    "DivBy",
+    "SameElements",
+    "Bounded",
+    "Hints",
+    "freeze_attrs",
+    "walk",
+]
+
+if TYPE_CHECKING:
+    # what the tuple fields' converter (the builtin ``tuple``) takes and gives, spelt per
+    # field so that the checker knows each constructor's argument types
+    def _values(value: Iterable[Value]) -> tuple[Value, ...]: ...
+    def _ops(value: Iterable[Op]) -> tuple[Op, ...]: ...
+    def _blocks(value: Iterable[Block]) -> tuple[Block, ...]: ...
+    def _functions(value: Iterable[Function]) -> tuple[Function, ...]: ...
+    def _globals(value: Iterable[Global]) -> tuple[Global, ...]: ...
+    def _ints(value: Iterable[int]) -> tuple[int, ...]: ...
+else:
+    _values = _ops = _blocks = _functions = _globals = _ints = tuple
+
+
+@frozen(repr=False)
+class Value:
+    """An SSA value: an id unique in its function, and its type."""
+
+    id: int
+    type: Type
+
+    def __repr__(self) -> str:
+        return f"%{self.id}: {self.type}"
+
+
+@frozen
+class Loc:
+    """A source location: the user's file, line and column (1-based), and the function name."""
+
+    file: str
+    line: int
+    column: int = 1
+    function: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+#: The one empty attribute map (pyrsistent's own shared empty PMap): most ops have no attributes.
+EMPTY_ATTRS: PMap = pyrsistent.pmap()
+
+
+def freeze_attrs(value: Any) -> PMap:
+    """Attributes as an immutable map (accepts a dict, a PMap, pairs or None)."""
+    # hot: every Op and Tile passes through here; a PMap is kept as it is (never re-frozen)
+    if type(value) is PMap:
+        return value
+    if value is None:
+        return EMPTY_ATTRS
+    if type(value) is dict:
+        if not value:
+            return EMPTY_ATTRS
+        key = _exact_key(value)
+        if key is None:
+            return pyrsistent.pmap(value)
+        frozen_ = _FROZEN.get(key)
+        if frozen_ is None:
+            if len(_FROZEN) >= _MAX_FROZEN:
+                _FROZEN.clear()
+            frozen_ = _FROZEN[key] = pyrsistent.pmap(value)
+        return frozen_
+    if isinstance(value, PMap):
+        return value
+    return pyrsistent.pmap(value)  # pmap copies a mapping's items (or dict()s pairs) itself
+
+
+# Equal attribute dicts share one PMap (a memo: building a PMap and hashing it the first time
+# cost more than the rest of a Tile; a shared one is hashed once and compares by identity).
+# Only dicts whose values are of the types below are shared, keyed by (name, type, value)
+# triples, so that a shared map always holds values identical in type and bits to the ones
+# asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
+# their hex spelling (NaN, whose payloads that spelling loses, is never shared).
+_FROZEN: dict[tuple, PMap] = {}
+_MAX_FROZEN = 4096
+_PLAIN_TYPES = frozenset({str, int, bool, type(None)})
+
+
+def _exact_key(value: dict) -> Optional[tuple]:
+    key: list[tuple[str, type, object]] = []
+    for k, v in value.items():
+        t = type(v)
+        if type(k) is not str:
+            return None
+        if t in _PLAIN_TYPES:
+            key.append((k, t, v))
+        elif t is float:
+            if v != v:
+                return None
+            key.append((k, t, v.hex()))
+        elif (
+            t is Dense
+            and type(v.data) is bytes
+            and type(v.type) is TileType
+            and type(v.type.element) is Format
+        ):
+            key.append((k, t, v))
+        else:
+            return None
+    return tuple(key)
+
+
+def attrs_dict(attrs: PMap) -> Mapping[str, Any]:
+    """``attrs`` as a read-only plain mapping (looked up in C, where a PMap runs Python).
+
+    A memo keyed by the map's identity (the entry keeps the map alive, so its id names no
+    other map meanwhile); attribute maps are shared (see :func:`freeze_attrs`), so the
+    lowering and the writer mostly find theirs here.
+    """
+    if attrs is EMPTY_ATTRS:
+        return _NO_ATTRS
+    entry = _DICTS.get(id(attrs))
+    if entry is not None and entry[0] is attrs:
+        return entry[1]
+    plain = MappingProxyType(dict(attrs.items()))
+    if len(_DICTS) >= _MAX_FROZEN:
+        _DICTS.clear()
+    _DICTS[id(attrs)] = (attrs, plain)
+    return plain
+
+
+_NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
+_DICTS: dict[int, tuple[PMap, Mapping[str, Any]]] = {}
+
+
+@frozen(repr=False, cache_hash=True)
+class Block:
+    """A block: its arguments and its ops (the last one a terminator where the dialect says)."""
+
+    args: tuple[Value, ...] = field(converter=_values, default=())
+    ops: tuple[Op, ...] = field(converter=_ops, default=())
+
+    def __repr__(self) -> str:
+        return f"Block(args={list(self.args)}, ops={len(self.ops)})"
+
+
+# (op name, id(map)) -> the map, for maps with no attribute at its default for that op: a memo
+# keyed by identity, which the entry keeps alive (so the id cannot name another map meanwhile);
+# attribute maps are shared (see freeze_attrs), so most ops find theirs here
+_CLEAN: dict[tuple[str, int], PMap] = {}
+
+
+def _segments(value: Optional[Iterable[int]]) -> Optional[tuple[int, ...]]:
+    return None if value is None else tuple(value)
+
+
+@frozen(repr=False, cache_hash=True)
+class Op:
+    """One operation: ``name`` is the dialect mnemonic (``"addf"``, ``"load_view_tko"``).
+
+    ``operands`` are flat; ``segments`` gives the size of each declared operand
+    group when the op has variadic or optional groups (see ``signatures``).
+    ``regions`` holds one :class:`Block` per region (``for`` has one, ``if`` two).
+    """
+
+    name: str
+    operands: tuple[Value, ...] = field(converter=_values, default=())
+    results: tuple[Value, ...] = field(converter=_values, default=())
+    attrs: PMap = field(converter=freeze_attrs, default=EMPTY_ATTRS)
+    regions: tuple[Block, ...] = field(converter=_blocks, default=())
+    segments: Optional[tuple[int, ...]] = field(default=None, converter=_segments)
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        # An attribute equal to its declared default is the same op without it: drop it, so
+        # that equality (and every consumer) sees one spelling of each op.  Hot (every op of
+        # every lowering): most ops have no attributes, and the rest a handful of defaults.
+        attrs = self.attrs
+        if attrs is EMPTY_ATTRS:  # the identity test spares PMap.__len__
+            return
+        key = (self.name, id(attrs))
+        if _CLEAN.get(key) is attrs or not attrs:  # this very map was found clean before
+            return
+        defaults = attr_defaults(self.name).items()
+        for k, d in defaults:
+            if k in attrs and d == attrs[k]:
+                break
+        else:
+            if len(_CLEAN) >= 4096:
+                _CLEAN.clear()
+            _CLEAN[key] = attrs
+            return
+        dropped = {k for k, d in defaults if k in attrs and d == attrs[k]}
+        kept = {k: v for k, v in attrs.items() if k not in dropped}
+        object.__setattr__(self, "attrs", pyrsistent.pmap(kept))
+
+    @property
+    def result(self) -> Value:
+        """The only result (an error for an op with several or none)."""
+        if len(self.results) != 1:
+            raise ValueError(f"op `{self.name}` has {len(self.results)} results, not one")
+        return self.results[0]
+
+    def __repr__(self) -> str:
+        res = ", ".join(f"%{v.id}" for v in self.results)
+        ops = ", ".join(f"%{v.id}" for v in self.operands)
+        return f"Op({res + ' = ' if res else ''}{self.name} {ops})"
+
+
+@frozen(repr=False, cache_hash=True)
+class Function:
+    """An entry function.  ``params`` are values ``0 .. P-1``; ``body`` ends in ``return``."""
+
+    name: str
+    params: tuple[Value, ...] = field(converter=_values)
+    body: Block
+    hints: Optional[Hints] = None
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+    @property
+    def type(self) -> FunctionType:
+        return FunctionType(tuple(p.type for p in self.params), ())
+
+    def __repr__(self) -> str:
+        return f"Function({self.name}, {len(self.params)} params, {len(self.body.ops)} ops)"
+
+
+@frozen
+class Global:
+    """A module-level constant array: ``global @name`` (rank-1 tile of ``value``)."""
+
+    name: str
+    value: Dense
+    alignment: int = 16
+    constant: bool = True
+    visibility: str = "public"
+
+
+@frozen
+class Module:
+    """A ``cuda_tile`` module: its entry functions and globals."""
+
+    functions: tuple[Function, ...] = field(converter=_functions)
+    globals: tuple[Global, ...] = field(converter=_globals, default=())
+    producer: Optional[str] = None
+    name: str = "kernels"
+
+    def function(self, name: str) -> Function:
+        for f in self.functions:
+            if f.name == name:
+                return f
+        names = ", ".join(f.name for f in self.functions)
+        raise KeyError(f"module has no entry `{name}` (it has {names or 'none'})")
+
+
+# ----------------------------------------------------------------------------- attributes
+
+
+@frozen
+class DivBy:
+    """``div_by<D[, every E along A]>``: an assume predicate."""
+
+    divisor: int
+    every: Optional[int] = None
+    along: Optional[int] = None
+
+
+@frozen
+class SameElements:
+    """``same_elements<[...]>``: an assume predicate."""
+
+    values: tuple[int, ...] = field(converter=_ints)
+
+
+@frozen
+class Bounded:
+    """``bounded<lb, ub>`` (``None`` for ``?``): an assume predicate."""
+
+    lower: Optional[int] = None
+    upper: Optional[int] = None
+
+
+def _by_arch(
+    value: Iterable[tuple[str, Iterable[tuple[str, Union[int, bool]]]]],
+) -> tuple[tuple[str, tuple[tuple[str, Union[int, bool]], ...]], ...]:
+    return tuple((a, tuple(d)) for a, d in value)
+
+
+@frozen
+class Hints:
+    """``optimization_hints=<arch = {key = value, ...}, ...>``.
+
+    ``by_arch`` is a tuple of ``(arch, ((key, value), ...))`` in order; values
+    are ints or bools (``allow_tma``).
+    """
+
+    by_arch: tuple[tuple[str, tuple[tuple[str, Union[int, bool]], ...]], ...] = field(
+        converter=_by_arch
+    )
+
+
+def walk(block: Block) -> Iterator[Op]:
+    """Every op in ``block`` and its regions, in pre-order (the order bytecode writes them)."""
+    for op in block.ops:
+        yield op
+        for region in op.regions:
+            yield from walk(region)

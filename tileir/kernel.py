@@ -1,0 +1,182 @@
+"""A recorded kernel and ``trace``, which makes one: record the body, then lower it.
+
+This is the one module that joins the recorder (:mod:`tileir.record`) to the
+stages after it (:mod:`tileir.lower`, :mod:`tileir.text`, :mod:`tileir.encode`):
+imports run from here down, never back.
+
+>>> from tileir import In, Out, cells, load_cell, store_cell, F32
+>>> def vadd(a, b, out):
+...     x = yield load_cell(a)
+...     y = yield load_cell(b)
+...     yield store_cell(out, x + y)
+>>> g = cells([256], [128])
+>>> k = trace("vadd", vadd, In(F32, g), In(F32, g), Out(F32, g))
+>>> k.grid
+(2,)
+>>> [type(i).__name__ for i in k.program.body]
+['Load', 'Load', 'Store']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Optional
+
+from attrs import field, frozen
+
+from tileir.broadcast import RuleError, check_cells_agree, grid_of
+from tileir.encode.writer import (  # the module itself: no importlib code on the way
+    VersionLike,
+    encode,
+)
+from tileir.errors import RecordingError, TileIRError
+from tileir.host.tolerance import PER_FORMAT, KernelTolerance
+from tileir.ir.attr_rules import entry_hints
+from tileir.ir.module import Function, Loc, Module
+
+# modules, not functions: the gates' tests swap in mutant lowerings and renderers
+from tileir.lower import lowering
+from tileir.record.builder import Builder, drive
+from tileir.record.convention import trace_params
+from tileir.record.markers import Marker, Param
+from tileir.record.program import Program
+from tileir.record.source import user_loc
+from tileir.text import render as text_render
+
+__all__ = ["Kernel", "trace"]
+
+
+@frozen
+class Kernel:
+    """A recorded kernel: its Program, and the Module it lowers to.
+
+    ``grid`` is the launch grid the Out cells make (``None`` when the caller
+    gives it; an entry ``None`` inside marks a ``DYN_DIM`` axis).
+    """
+
+    program: Program
+    module: Module = field(eq=False, repr=False)
+    #: the host reference the fake device's "both" and "reference" modes compare with
+    #: (``args -> args after the launch``; see :meth:`with_reference`), outside equality
+    reference: Optional[Callable[[list], list]] = field(default=None, eq=False, repr=False)
+    #: how close the interpreter must come to ``reference``: a Tolerance, None for bit-exact,
+    #: or PER_FORMAT for the fake device's default for the buffer's format
+    tolerance: KernelTolerance = field(default=PER_FORMAT, eq=False, repr=False)
+
+    def with_reference(
+        self,
+        reference: Callable[[list], list],
+        tolerance: KernelTolerance = PER_FORMAT,
+    ) -> "Kernel":
+        """This kernel with its host reference: a function of the launch's argument list
+        (numpy arrays for buffers, numbers for Scalars) that returns the list after the
+        launch.  The fake device's ``both`` mode then checks the interpreter against it.
+
+        >>> import numpy as np
+        >>> from tileir import In, Out, cells, load_cell, store_cell, F32
+        >>> from tileir.fake import FakeDevice
+        >>> def double(x, out):
+        ...     t = yield load_cell(x)
+        ...     yield store_cell(out, t + t)
+        >>> g = cells([100], [64])
+        >>> k = trace("double", double, In(F32, g), Out(F32, g))
+        >>> k = k.with_reference(lambda args: [args[0], args[0] * 2])
+        >>> xs = np.arange(100, dtype=np.float32)
+        >>> _, out = FakeDevice(mode="both").run(k, xs, np.zeros(100, np.float32))
+        >>> float(out[-1])
+        198.0
+        """
+        return Kernel(self.program, self.module, reference, tolerance)
+
+    @property
+    def name(self) -> str:
+        return self.program.name
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        return self.program.params
+
+    @property
+    def grid(self) -> Optional[tuple[Optional[int], ...]]:
+        return self.program.grid
+
+    @property
+    def function(self) -> Function:
+        return self.module.function(self.name)
+
+    def text(self, **options: Any) -> str:
+        """The kernel as cuda_tile text (the syntax tileirdisasm prints)."""
+        return text_render.render(self.module, **options)
+
+    def bytecode(self, version: VersionLike = None, *, debug_info: bool = False) -> bytes:
+        """The kernel as Tile IR bytecode (the lowest version that holds it by default)."""
+        return encode(self.module, version, debug_info=debug_info)
+
+
+def _check_markers(name: str, markers: tuple[Marker, ...]) -> tuple[Param, ...]:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise RecordingError(
+            f"kernel name {name!r} must be an identifier (it becomes the entry's symbol)",
+            kernel=str(name),
+        )
+    for i, m in enumerate(markers):
+        if not isinstance(m, Marker):
+            raise RecordingError(
+                f"argument {i} is {m!r}; each parameter is a marker: In, Out, Shared or Scalar",
+                kernel=name,
+            )
+    return trace_params(*markers)
+
+
+def _body_loc(body: Callable[..., Any]) -> Optional[Loc]:
+    code = getattr(body, "__code__", None)
+    if code is None:
+        return user_loc(3)
+    return Loc(code.co_filename, code.co_firstlineno, 1, code.co_name)
+
+
+def trace(
+    name: str,
+    body: Callable[..., Any],
+    *markers: Marker,
+    hints: Optional[Mapping[str, Any]] = None,
+) -> Kernel:
+    """Record ``body`` as the kernel ``name`` over parameters described by ``markers``.
+
+    The body is called once, with one :class:`~tileir.record.markers.Param` per marker,
+    and is driven to its end.  Refusals (:class:`~tileir.errors.RecordingError`)
+    name the kernel, the Tile IR op, the operands' types and the user's line,
+    and are raised before any bytecode exists.
+
+    ``hints`` are the entry's optimization hints for ``tileiras``:
+    ``{"num_cta_in_cga": 2, "num_worker_warps_per_cta": 8, "occupancy": 2}`` for every
+    target, or ``{"sm_90": {...}, "sm_100": {...}}`` per target.
+    """
+    params = _check_markers(name, markers)
+    try:
+        grid = grid_of(params)
+        check_cells_agree(params, grid)
+    except RuleError as err:
+        raise RecordingError(str(err), kernel=name, where=str(user_loc(2) or "")) from None
+    try:
+        entry = entry_hints(hints)
+    except RuleError as err:
+        raise RecordingError(
+            str(err), kernel=name, op="entry", where=str(user_loc(2) or "")
+        ) from None
+    builder = Builder(name, params)
+    try:
+        builder, result = drive(builder, body(*params))
+    except TileIRError as err:
+        raise err.with_context(kernel=name) from None
+    if result is not None:
+        raise RecordingError(
+            f"the body returned {result!r}; a kernel writes its results through "
+            f"its Out and Shared parameters and returns nothing",
+            kernel=name,
+        )
+    program = Program(name, params, tuple(builder.instrs), grid, _body_loc(body), entry)
+    try:
+        module = lowering.lower(program)
+    except TileIRError as err:
+        raise err.with_context(kernel=name) from None
+    return Kernel(program, module)

@@ -1,0 +1,185 @@
+"""How the lowering writes the memory instructions: view and pointer loads and stores,
+atomics, ``alloca``, the token-only ops and ``together`` (``join_tokens``).
+
+A mixin of :class:`tileir.lower.lowering._Lowering`: every memory op takes the current
+token (``self.token``) and the ones that make a token replace it, so the chain is one
+line through the function (``together`` forks it and joins the ends).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Optional
+
+from tileir.ir.module import Value
+from tileir.record.program import (
+    Alloca,
+    Atomic,
+    AtomicCas,
+    AtomicCell,
+    Load,
+    LoadPtr,
+    Store,
+    StorePtr,
+    Together,
+    TokenStep,
+)
+from tileir.record.tile import Tile
+from tileir.types import TOKEN, PointerType, TileType
+
+if TYPE_CHECKING:
+    from tileir.lower.walk import Walk
+else:
+    Walk = object
+
+__all__ = ["MemoryInstrs"]
+
+
+class MemoryInstrs(Walk):
+    """The memory instructions of the lowering (mixed into it)."""
+
+    def _index(self, values: Iterable[Tile]) -> list[Value]:
+        return [self.value(i) for i in values]
+
+    def _load(self, ins: Load) -> None:
+        # a load promised in bounds reads no padding, and tileiras refuses a padded view there
+        pv = self.any_view(ins.param, ins.view, ins.loc, padded=not any(ins.access.inbounds))
+        index = self._index(ins.index)
+        tile, tok = self.emit(
+            "load_view_tko",
+            [pv, *index, self.token],
+            [ins.type, TOKEN],
+            ins.access.attrs(),
+            segments=(1, len(index), 1),
+            loc=ins.loc,
+        )
+        self.token = tok
+        self.bind(("var", ins.result), tile)
+
+    def _store(self, ins: Store) -> None:
+        value = self.value(ins.value)
+        pv = self.any_view(ins.param, ins.view, ins.loc)
+        index = self._index(ins.index)
+        (self.token,) = self.emit(
+            "store_view_tko",
+            [value, pv, *index, self.token],
+            [TOKEN],
+            ins.access.attrs(),
+            segments=(1, 1, len(index), 1),
+            loc=ins.loc,
+        )
+
+    def _masked(self, mask: Optional[Tile]) -> list[Value]:
+        return [self.value(mask)] if mask is not None else []
+
+    def _loadptr(self, ins: LoadPtr) -> None:
+        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
+        extra = self._masked(ins.mask)
+        pad = [self.value(ins.padding)] if ins.padding is not None else []
+        tile, tok = self.emit(
+            "load_ptr_tko",
+            [ptrs, *extra, *pad, self.token],
+            [ins.type, TOKEN],
+            ins.access.attrs(),
+            segments=(1, len(extra), len(pad), 1),
+            loc=ins.loc,
+        )
+        self.token = tok
+        self.bind(("var", ins.result), tile)
+
+    def _storeptr(self, ins: StorePtr) -> None:
+        value = self.value(ins.value)
+        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
+        extra = self._masked(ins.mask)
+        (self.token,) = self.emit(
+            "store_ptr_tko",
+            [ptrs, value, *extra, self.token],
+            [TOKEN],
+            ins.access.attrs(),
+            segments=(1, 1, len(extra), 1),
+            loc=ins.loc,
+        )
+
+    def _atomic(self, ins: Atomic) -> None:
+        value = self.value(ins.value)
+        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
+        extra = self._masked(ins.mask)
+        old, tok = self.emit(
+            "atomic_rmw_tko",
+            [ptrs, value, *extra, self.token],
+            [ins.type, TOKEN],
+            {"memory_ordering": ins.ordering, "memory_scope": ins.scope, "mode": ins.mode},
+            segments=(1, 1, len(extra), 1),
+            loc=ins.loc,
+        )
+        self.token = tok
+        self.bind(("var", ins.result), old)
+
+    def _atomiccas(self, ins: AtomicCas) -> None:
+        cmp, value = self.value(ins.compare), self.value(ins.value)
+        ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
+        extra = self._masked(ins.mask)
+        old, tok = self.emit(
+            "atomic_cas_tko",
+            [ptrs, cmp, value, *extra, self.token],
+            [ins.type, TOKEN],
+            {"memory_ordering": ins.ordering, "memory_scope": ins.scope},
+            segments=(1, 1, 1, len(extra), 1),
+            loc=ins.loc,
+        )
+        self.token = tok
+        self.bind(("var", ins.result), old)
+
+    def _atomiccell(self, ins: AtomicCell) -> None:
+        value = self.value(ins.value)
+        pv = self.view(ins.param, ins.view, ins.loc, padded=False)
+        index = self._index(ins.index)
+        (self.token,) = self.emit(
+            "atomic_red_view_tko",
+            [pv, *index, value, self.token],
+            [TOKEN],
+            {"memory_ordering": "relaxed", "memory_scope": ins.scope, "mode": ins.mode},
+            segments=(1, len(index), 1, 1),
+            loc=ins.loc,
+        )
+
+    def _alloca(self, ins: Alloca) -> None:
+        (ptr,) = self.emit(
+            "alloca",
+            (),
+            [TileType((), PointerType(ins.format, ins.ptr_attr))],
+            {"num_elem": ins.count, "alignment": ins.alignment, "global_": ins.global_},
+            loc=ins.loc,
+        )
+        self.bind(("var", ins.result), ptr)
+
+    def _tokenstep(self, ins: TokenStep) -> None:
+        (self.token,) = self.emit(ins.op, [self.token], [TOKEN], loc=ins.loc)
+
+    def _together(self, ins: Together) -> None:
+        start = self.token
+        tokens: list[Value] = []
+        for group in ins.groups:
+            self.token = start
+            for sub in group:
+                self.instr(sub)
+            if self.token != start:
+                tokens.append(self.token)
+        if len(tokens) > 1:
+            (self.token,) = self.emit("join_tokens", tokens, [TOKEN], loc=ins.loc)
+        else:
+            self.token = tokens[0] if tokens else start
+
+
+#: the memory instructions' rules of LOWER_RULES: instruction class -> rule(lowering, ins)
+MEMORY_LOWER_RULES = {
+    Load: MemoryInstrs._load,
+    Store: MemoryInstrs._store,
+    LoadPtr: MemoryInstrs._loadptr,
+    StorePtr: MemoryInstrs._storeptr,
+    Atomic: MemoryInstrs._atomic,
+    AtomicCas: MemoryInstrs._atomiccas,
+    AtomicCell: MemoryInstrs._atomiccell,
+    Alloca: MemoryInstrs._alloca,
+    TokenStep: MemoryInstrs._tokenstep,
+    Together: MemoryInstrs._together,
+}

@@ -1,0 +1,193 @@
+"""The recorder: ``trace`` drives a kernel body and threads an immutable Builder.
+
+A kernel body is a generator function.  Pure tile arithmetic builds values;
+anything with an effect is an instruction the body ``yield``s, and the
+builder answers with its result.  ``yield`` is the monad's bind: ``trace``
+takes each yielded effect, asks it to extend the current :class:`Builder`
+(which returns a *new* builder and the value), and sends the value back.
+Nothing is global or thread-local, so kernels can be recorded interleaved, in
+threads, or thousands of times inside a Hypothesis run.
+
+>>> from tileir import In, Out, cells, load_cell, store_cell, trace, F32
+>>> def vadd(a, b, out):
+...     x = yield load_cell(a)
+...     y = yield load_cell(b)
+...     yield store_cell(out, x + y)
+>>> g = cells([256], [128])
+>>> k = trace("vadd", vadd, In(F32, g), In(F32, g), Out(F32, g))
+>>> k.grid
+(2,)
+>>> [type(i).__name__ for i in k.program.body]
+['Load', 'Load', 'Store']
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from types import GeneratorType
+from typing import Any, Callable, Literal, Optional, Union
+
+from attrs import evolve, field, frozen
+from attrs import fields as attrs_fields
+from pyrsistent import PVector, pvector
+
+from tileir.errors import RecordingError
+from tileir.ir.module import Loc
+from tileir.record.markers import Param
+from tileir.record.program import Instr
+from tileir.record.tile import Tile
+from tileir.types import TileType
+
+__all__ = ["Builder", "Effect", "Emit", "drive"]
+
+
+#: A loop enclosing what is being recorded: its kind (``"for"`` or ``"loop"``) and the types
+#: of the values it carries.
+LoopScope = tuple[str, tuple[TileType, ...]]
+
+
+@frozen
+class Builder:
+    """The recording state: instructions so far and the next free value id.  Immutable:
+    every step returns a new Builder."""
+
+    kernel: str
+    params: tuple[Param, ...]
+    instrs: PVector[Instr] = field(factory=pvector)
+    next_id: int = 0
+    #: the loops enclosing what is being recorded, innermost last: ``(kind, carried types)``
+    loops: tuple[LoopScope, ...] = ()
+
+    def fresh(self, count: int = 1) -> tuple["Builder", tuple[int, ...]]:
+        """``count`` new value ids, and the builder that has used them."""
+        # the constructor directly, not attrs.evolve (which looks the fields up every call)
+        n = self.next_id
+        return (
+            Builder(self.kernel, self.params, self.instrs, n + count, self.loops),
+            tuple(range(n, n + count)),
+        )
+
+    def emit(self, instr: Instr) -> "Builder":
+        return Builder(
+            self.kernel, self.params, self.instrs.append(instr), self.next_id, self.loops
+        )
+
+    def child(self, loop: Optional[LoopScope] = None) -> "Builder":
+        """A builder for a nested body: no instructions yet, ids continuing from here.
+        ``loop`` (``(kind, carried types)``) when the body is a loop's."""
+        loops = self.loops + (loop,) if loop is not None else self.loops
+        return Builder(self.kernel, self.params, pvector(), self.next_id, loops)
+
+    def adopt(self, child: "Builder") -> "Builder":
+        """This builder after a nested body recorded with ``child``: its ids are used up."""
+        return Builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
+
+    def var(self, ident: int, ttype: TileType, loc: Optional[Loc] = None) -> Tile:
+        return Tile("var", (), {"id": ident}, ttype, loc)
+
+
+class Effect:
+    """An instruction a kernel body yields.  Subclasses implement ``apply``."""
+
+    op = "effect"
+
+    def apply(self, builder: Builder) -> tuple[Builder, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def refuse(self, message: str) -> RecordingError:
+        loc = getattr(self, "loc", None)
+        return RecordingError(message, op=self.op, where=str(loc) if loc else None)
+
+
+@frozen
+class Emit(Effect):
+    """An effect that appends one instruction, ``template``; when ``type`` is given the
+    instruction makes a value: its ``result`` field gets a fresh id, and the yield answers
+    that value as a tile of ``type``."""
+
+    op: str
+    template: Instr
+    type: Optional[TileType] = None
+    loc: Optional[Loc] = None
+
+    def apply(self, builder: Builder) -> tuple[Builder, Any]:
+        if self.type is None:
+            return builder.emit(self.template), None
+        # fresh() then emit(), in one new Builder
+        rid = builder.next_id
+        builder = Builder(
+            builder.kernel,
+            builder.params,
+            builder.instrs.append(_with_result(self.template, rid)),
+            rid + 1,
+            builder.loops,
+        )
+        return builder, builder.var(rid, self.type, self.loc)
+
+
+def _with_result(template: Any, rid: int) -> Instr:
+    """``attrs.evolve(template, result=rid)``, by position where the class allows it
+    (``template``: an instruction that makes a value, so has a ``result`` field)."""
+    cls = type(template)
+    how = _REBUILD.get(cls)
+    if how is None:
+        fields = attrs_fields(cls)
+        plain = all(f.init and not f.kw_only and f.alias == f.name for f in fields)
+        names = [f.name for f in fields]
+        how = _REBUILD[cls] = (
+            (attrgetter(*names), names.index("result"))
+            if plain and "result" in names and len(names) > 1
+            else False
+        )
+    if how is False:
+        return evolve(template, result=rid)
+    getter, at = how
+    values = list(getter(template))
+    values[at] = rid
+    return cls(*values)
+
+
+# instruction class -> (a getter of all its fields, the position of ``result``), or False to
+# use attrs.evolve: a memo of a pure function of the (attrs) class
+_REBUILD: dict[type, Union[tuple[Callable[[Any], Any], int], Literal[False]]] = {}
+
+
+def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
+    """Run a body's result: a generator is driven effect by effect; anything else is its value.
+
+    Helper functions compose with plain calls (pure ones) and ``yield from``
+    (ones with effects); a nested body (a loop's) is driven with a child builder.
+    """
+    if not isinstance(produced, GeneratorType):  # what inspect.isgenerator asks
+        return builder, produced
+    value: Any = None
+    while True:
+        try:
+            effect = produced.send(value)
+        except StopIteration as stop:
+            return builder, stop.value
+        if not isinstance(effect, Effect):
+            where = _where(produced)
+            produced.close()
+            if type(effect).__name__ == "LoopExit":
+                raise RecordingError(
+                    f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
+                    f"the loop body or from an if_ branch",
+                    op=effect.kind,
+                    where=where,
+                )
+            what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"
+            raise RecordingError(
+                f"the body yielded {what}; a kernel body yields effects (load_cell, store_cell, "
+                f"for_range ...), and computes tiles without yield",
+                op="yield",
+                where=where,
+            )
+        builder, value = effect.apply(builder)
+
+
+def _where(gen: GeneratorType) -> Optional[str]:
+    frame = getattr(gen, "gi_frame", None)
+    if frame is None:
+        return None
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}"

@@ -1,0 +1,312 @@
+"""Parameter markers: what a kernel does with each argument, and where its cells are.
+
+``In`` is read, ``Out`` is written through its cells, ``Shared`` is addressed by
+the kernel itself through the pointer path, and ``Scalar`` is one value.  The
+cells of the ``Out`` parameters are the launch grid: block ``(i, j)`` reads and
+writes cell ``(i, j)``.
+
+>>> from tileir.types import F64
+>>> g = cells([1000], [128])
+>>> g.counts
+(8,)
+>>> In(F64, g)
+In(f64, cells([1000], [128]))
+>>> In(F64, g, ptr_attr="none").ptr_attr    # 13.4's pointer attribute on its buffer
+'none'
+>>> cells([256, 256], [64, 32], along=[0, FREE_AXIS]).along
+(0, FREE_AXIS)
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional, Sequence, Union
+
+import attrs
+
+from tileir.types import (
+    DYN_DIM,
+    FREE_AXIS,
+    PADDING_VALUES,
+    PTR_ATTRS,
+    Format,
+    PointerType,
+    _Sentinel,
+)
+
+__all__ = [
+    "FREE_AXIS",
+    "DYN_DIM",
+    "Cells",
+    "cells",
+    "Marker",
+    "In",
+    "Out",
+    "Shared",
+    "Scalar",
+    "Param",
+    "retile",
+]
+
+
+#: An ``extent`` entry: a length, or ``DYN_DIM``.
+_Extent = Union[int, _Sentinel]
+#: An ``along`` entry: a grid axis (0, 1 or 2), or ``FREE_AXIS``.
+_Axis = Union[int, _Sentinel]
+
+
+def _check_cells(cells_: "Cells") -> None:
+    if len(cells_.tile) != len(cells_.extent) or len(cells_.along) != len(cells_.extent):
+        raise ValueError(
+            f"cells: extent {_show(cells_.extent)}, tile {_show(cells_.tile)} and along "
+            f"{_show(cells_.along)} must have one entry per dimension"
+        )
+    if not cells_.extent:
+        raise ValueError("cells: a cell needs at least one dimension")
+    for d, t in enumerate(cells_.tile):
+        if t <= 0 or t & (t - 1):
+            raise ValueError(
+                f"cells: tile {_show(cells_.tile)} has {t} in dimension {d}; "
+                f"Tile IR tiles are powers of two"
+            )
+    for d, e in enumerate(cells_.extent):
+        if e is not DYN_DIM and (not isinstance(e, int) or e <= 0):
+            raise ValueError(
+                f"cells: extent {_show(cells_.extent)} has {e!r} in dimension {d}; "
+                f"an extent is a positive int or DYN_DIM"
+            )
+    seen: set[_Axis] = set()
+    for d, a in enumerate(cells_.along):
+        if a is FREE_AXIS:
+            continue
+        if a not in (0, 1, 2):
+            raise ValueError(
+                f"cells: along {_show(cells_.along)} has {a!r} in dimension {d}; "
+                f"a grid axis is 0, 1 or 2 (or FREE_AXIS)"
+            )
+        if a in seen:
+            raise ValueError(f"cells: along {_show(cells_.along)} names grid axis {a} twice")
+        seen.add(a)
+    if cells_.pad not in PADDING_VALUES:
+        raise ValueError(
+            f"cells: pad={cells_.pad!r}; the dialect's padding values are "
+            f"{', '.join(PADDING_VALUES)}"
+        )
+
+
+def _show(seq: Sequence[object]) -> str:
+    return "[" + ", ".join(repr(x) for x in seq) + "]"
+
+
+@attrs.frozen(repr=False)
+class Cells:
+    """A buffer of ``extent`` elements cut into cells of ``tile``.
+
+    ``along[d]`` is the grid axis dimension ``d`` follows (``FREE_AXIS``: none,
+    the kernel picks the cell along it).  ``pad`` is what lanes past the
+    extent read: one of ``zero``, ``neg_zero``, ``nan``, ``pos_inf``, ``neg_inf``.
+    """
+
+    extent: tuple[_Extent, ...]
+    tile: tuple[int, ...]
+    along: tuple[_Axis, ...]
+    pad: str = "zero"
+
+    def __attrs_post_init__(self) -> None:
+        _check_cells(self)
+
+    @property
+    def rank(self) -> int:
+        return len(self.extent)
+
+    @property
+    def counts(self) -> tuple[Optional[int], ...]:
+        """Cells per dimension (``None`` where the extent is ``DYN_DIM``)."""
+        # an extent is an int or DYN_DIM (checked when the cells are made)
+        return tuple(
+            -(-e // t) if isinstance(e, int) else None for e, t in zip(self.extent, self.tile)
+        )
+
+    @property
+    def dynamic(self) -> bool:
+        return any(e is DYN_DIM for e in self.extent)
+
+    @property
+    def strides(self) -> tuple[Optional[int], ...]:
+        """Row-major element strides (``None`` where a later extent is dynamic)."""
+        out: list[Optional[int]] = []
+        acc: Optional[int] = 1
+        for e in reversed(self.extent):
+            out.append(acc)
+            acc = None if (acc is None or not isinstance(e, int)) else acc * e
+        return tuple(reversed(out))
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.along != tuple(range(self.rank)):
+            extra += f", along={_show(self.along)}"
+        if self.pad != "zero":
+            extra += f", pad={self.pad!r}"
+        return f"cells({_show(self.extent)}, {_show(self.tile)}{extra})"
+
+
+def cells(
+    extent: Sequence[_Extent],
+    tile: Sequence[int],
+    along: Optional[Sequence[_Axis]] = None,
+    pad: str = "zero",
+) -> Cells:
+    """Cut a buffer of ``extent`` elements into cells of ``tile``.
+
+    ``along`` defaults to dimension ``d`` following grid axis ``d``.
+    """
+    extent_t = tuple(extent)
+    along_t = tuple(range(len(extent_t))) if along is None else tuple(along)
+    return Cells(extent_t, tuple(int(t) for t in tile), along_t, pad)
+
+
+@attrs.frozen(repr=False)
+class Marker:
+    """Base of the parameter markers.
+
+    ``ptr_attr`` (buffers only, keyword) gives the buffer's pointer 13.4's pointer attribute:
+    ``In(F32, cells([256], [128]), ptr_attr="none")`` makes the parameter a
+    ``tile<ptr<f32, <none>>>`` and its tensor views carry ``#cuda_tile.ptr_attr<none>``; the
+    kernel then needs bytecode 13.4.
+    """
+
+    format: Format
+    ptr_attr: Optional[str] = attrs.field(default=None, kw_only=True)
+
+    role: ClassVar[str] = "?"
+
+    def __attrs_post_init__(self) -> None:
+        _validate_marker(self)
+
+    @property
+    def cells(self) -> Optional[Cells]:
+        return None
+
+    def __repr__(self) -> str:
+        c = self.cells
+        attr = f", ptr_attr={self.ptr_attr!r}" if self.ptr_attr is not None else ""
+        return (
+            f"{type(self).__name__}({self.format}{', ' + repr(c) if c is not None else ''}{attr})"
+        )
+
+
+@attrs.frozen(repr=False)
+class In(Marker):
+    """A read-only buffer in ``format``, cut into ``cells``."""
+
+    cells: Cells = attrs.field(default=None)
+    role = "In"
+
+
+@attrs.frozen(repr=False)
+class Out(Marker):
+    """A buffer written through its cells (``store_cell``, ``store_sub``); its cells are the grid."""
+
+    cells: Cells = attrs.field(default=None)
+    role = "Out"
+
+
+@attrs.frozen(repr=False)
+class Shared(Marker):
+    """A buffer the kernel addresses itself, through the pointer path (``store``, ``load``,
+    atomics).  Also an escape hatch: a kernel writing anywhere else declares it Shared.
+
+    ``cells`` (optional) give it an extent and a view: then it can also be read through its
+    cells (``load_cell``, ``load_window``, ``gather``), written with ``scatter`` and combined
+    into with ``atomic_cell``; the launch checks its buffer against the extent."""
+
+    cells: Optional[Cells] = attrs.field(default=None)
+    role = "Shared"
+
+
+@attrs.frozen(repr=False)
+class Scalar(Marker):
+    """One value of ``format`` (a rank-0 ``tile<T>`` entry parameter), read with ``scalar(p)``."""
+
+    role = "Scalar"
+
+
+def _validate_marker(marker: Marker) -> None:
+    if not isinstance(marker.format, Format):
+        raise TypeError(
+            f"{type(marker).__name__}: format must be a tileir Format such as F32, "
+            f"got {marker.format!r}"
+        )
+    if isinstance(marker, (In, Out)) and not isinstance(marker.cells, Cells):
+        raise TypeError(f"{type(marker).__name__}({marker.format}, ...) needs cells(extent, tile)")
+    if marker.ptr_attr is not None:
+        if isinstance(marker, Scalar):
+            raise TypeError(
+                f"Scalar({marker.format}): a value has no pointer, so no ptr_attr "
+                f"(got {marker.ptr_attr!r})"
+            )
+        if marker.ptr_attr not in PTR_ATTRS:
+            raise TypeError(
+                f"{type(marker).__name__}({marker.format}, ...): ptr_attr must be "
+                f"one of {PTR_ATTRS} (all tileiras 13.4 knows), got "
+                f"{marker.ptr_attr!r}"
+            )
+    if (
+        isinstance(marker, Shared)
+        and marker.cells is not None
+        and not isinstance(marker.cells, Cells)
+    ):
+        raise TypeError(
+            f"Shared({marker.format}, ...): cells must come from cells(extent, tile), "
+            f"got {marker.cells!r}"
+        )
+
+
+@attrs.frozen(repr=False)
+class Param:
+    """The handle a kernel body gets for one parameter (its index and its marker).
+
+    ``view`` is the cells this handle reads or writes through: the marker's,
+    or another one given by :func:`retile`.
+    """
+
+    index: int
+    marker: Marker
+    view: Optional[Cells] = None
+
+    @property
+    def cells(self) -> Optional[Cells]:
+        return self.view if self.view is not None else self.marker.cells
+
+    @property
+    def format(self) -> Format:
+        return self.marker.format
+
+    @property
+    def role(self) -> str:
+        return self.marker.role
+
+    @property
+    def pointer(self) -> PointerType:
+        """The element type of this buffer's address: ``ptr<format>`` with the marker's
+        ptr_attr."""
+        return PointerType(self.marker.format, self.marker.ptr_attr)
+
+    def describe(self) -> str:
+        return f"parameter {self.index} ({self.role})"
+
+    def __repr__(self) -> str:
+        return f"Param({self.index}, {self.marker!r})"
+
+
+def retile(
+    param: Param,
+    extent: Sequence[_Extent],
+    tile: Sequence[int],
+    along: Optional[Sequence[_Axis]] = None,
+    pad: Optional[str] = None,
+) -> Param:
+    """A second view of ``param`` in other cells (to read an ``In`` in two shapes)."""
+    if not isinstance(param, Param):
+        raise TypeError(f"retile takes a kernel parameter, got {param!r}")
+    view = cells(extent, tile, along, pad or (param.cells.pad if param.cells else "zero"))
+    return Param(param.index, param.marker, view)

@@ -1,0 +1,98 @@
+"""Where in the user's source an operation was written.
+
+Every recorded operation keeps the file, line and column of the user's code
+that made it, so refusals, the interpreter, the debugger and the bytecode's
+debug section can point back at it.  "The user's code" is the first frame
+outside the tileir package itself; the bundled kernels under
+``tileir/kernels`` count as user code, and ``tileir/testing`` does not.
+
+``user_loc`` runs for almost every recorded tile, so it keeps two memo caches
+(the only state of this module; both hold facts that never change for their key):
+
+* whether a file is user code, keyed by the file's *absolute* name as the code
+  object spells it (a relative name depends on the working directory, so it is
+  classified afresh on every call, exactly as before);
+* per code object, keyed by ``id(code)``: its column table (one entry per
+  instruction, from ``co_positions``) and the Locs already made in it, by
+  instruction and line (a Loc is an immutable value: one serves every op made
+  there); the entry holds the code object itself, so its id cannot be reused by
+  another object while the entry exists.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from types import FrameType
+from typing import Optional
+
+from tileir.ir.module import Loc
+
+__all__ = ["user_loc"]
+
+# the tileir package: this file is tileir/record/source.py
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_KERNELS_DIR = os.path.join(_PACKAGE_DIR, "kernels") + os.sep
+_TESTING_DIR = os.path.join(_PACKAGE_DIR, "testing") + os.sep
+
+#: absolute co_filename -> True when frames of that file are the user's code
+_IS_USER: dict[str, bool] = {}
+#: id(code) -> (code, columns, locs): columns[i] is the 1-based column of instruction i;
+#: locs maps (instruction, line) -> the Loc made there (Locs are immutable: one is shared)
+_COLUMNS: dict[int, tuple] = {}
+#: the column tables kept at most (a process that compiles code without end stays bounded)
+_MAX_CODES = 4096
+
+
+def _is_library(filename: str) -> bool:
+    if not filename.startswith(_PACKAGE_DIR):
+        return filename.startswith("<frozen") or "/attr/_make.py" in filename
+    return not filename.startswith(_KERNELS_DIR)
+
+
+def _classify(co_filename: str) -> bool:
+    """True when ``co_filename`` holds user code (memoized for absolute names)."""
+    filename = os.path.abspath(co_filename)
+    user = not _is_library(filename) and not filename.startswith(_TESTING_DIR)
+    if os.path.isabs(co_filename):
+        _IS_USER[co_filename] = user
+    return user
+
+
+def _code_entry(code) -> tuple:
+    entry = _COLUMNS.get(id(code))
+    if entry is not None and entry[0] is code:
+        return entry
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        columns: tuple = ()
+    else:
+        columns = tuple(1 if p[2] is None else p[2] + 1 for p in positions())
+    if len(_COLUMNS) >= _MAX_CODES:
+        _COLUMNS.clear()
+    entry = _COLUMNS[id(code)] = (code, columns, {})
+    return entry
+
+
+def user_loc(skip: int = 1) -> Optional[Loc]:
+    """The location of the innermost frame that is not tileir's own code."""
+    frame: Optional[FrameType] = sys._getframe(skip)
+    is_user = _IS_USER
+    while frame is not None:
+        code = frame.f_code
+        user = is_user.get(code.co_filename)
+        if user is None:
+            user = _classify(code.co_filename)
+        if user:
+            _code, columns, locs = _code_entry(code)
+            key = (frame.f_lasti, frame.f_lineno)
+            loc = locs.get(key)
+            if loc is None:
+                lasti = key[0]
+                column = 1
+                if lasti >= 0 and lasti // 2 < len(columns):
+                    column = columns[lasti // 2]
+                loc = locs[key] = Loc(code.co_filename, key[1], column, code.co_name)
+            return loc
+        frame = frame.f_back
+    return None

@@ -1,0 +1,485 @@
+"""Tiles: frozen values of pure tile expressions.
+
+A :class:`Tile` is one node of a pure expression: an op name, its argument
+tiles, its attributes and its type.  Arithmetic on tiles builds new nodes and
+checks shapes and formats as it goes, so a wrong shape is refused on the line
+that wrote it.  Equal expressions are equal values (and hash alike), so the
+lowering gives them one SSA value.  Effects (memory, loops) are not tiles:
+they are instructions a kernel body yields (see :mod:`tileir.ops`).
+
+Op names are the dialect's where one op is meant (``addf``, ``exp``,
+``broadcast``, ``cmpi``, ``get_global``, ``get_tensor_shape`` ...); the
+lowering emits those as they are, less the attributes that are only the
+recorder's (a global's definition, a shape query's parameter and cells, a
+combiner's :class:`Region`).  A few are the recorder's own: ``var`` (a value
+an instruction made), ``param`` / ``ptr_param`` (a scalar parameter, a buffer
+parameter's address), ``block_id`` / ``num_blocks`` (one axis), ``reduce`` with
+a named combiner (``reduce_sum`` ...), ``region_arg`` (a combiner's placeholder
+argument) and ``result`` (result ``index`` of a multi-result ``reduce`` /
+``scan``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, Sequence, Union
+
+from attrs import field, frozen
+from pyrsistent import PMap
+
+from tileir.broadcast import RuleError, normalize_dim, widen_shapes
+from tileir.errors import RecordingError
+from tileir.ir.attr_rules import check_arith_format
+from tileir.ir.dialect import ENUMS
+from tileir.ir.module import Dense, Loc, freeze_attrs
+from tileir.ir.numerics import dense_format, dense_of, element_bytes
+from tileir.ir.signatures import attr_defaults
+from tileir.record.source import user_loc
+from tileir.types import F32, I1, I32, ElementType, Format, PointerType, TileType
+
+__all__ = [
+    "Tile",
+    "Region",
+    "constant",
+    "as_tile",
+    "refuse",
+    "Number",
+    "TileLike",
+    "drop_defaults",
+    "install_methods",
+]
+
+#: Tile methods whose work a kernel-facing operation does (``t.to(F16)`` is
+#: ``tileir.ops.convert(t, F16)``).  The operations sit above the recorder, so a Tile cannot
+#: import them; :mod:`tileir.ops` hands them over once, when it is imported (as JAX's
+#: numpy layer sets its array methods).  ``import tileir`` always runs it first.
+_METHODS: dict[str, Callable[..., "Tile"]] = {}
+
+
+def install_methods(**impls: Callable[..., "Tile"]) -> None:
+    """Give Tile the operations behind its methods (called by :mod:`tileir.ops`)."""
+    _METHODS.update(impls)
+
+
+def _method(name: str) -> Callable[..., "Tile"]:
+    impl = _METHODS.get(name)
+    if impl is None:  # only when tileir.record.tile is loaded without the tileir package
+        raise RecordingError(f"Tile.{name} needs tileir.ops: import tileir first", op=name)
+    return impl
+
+
+Number = Union[int, float, bool]
+
+if TYPE_CHECKING:
+    # the tuple fields' converter (the builtin ``tuple``), as the checker sees it
+    def _tiles(value: Iterable[Tile]) -> tuple[Tile, ...]: ...
+else:
+    _tiles = tuple
+
+
+def refuse(op: str, message: str, loc: Optional[Loc] = None) -> RecordingError:
+    """A recording refusal for Tile IR op ``op`` at the user's line."""
+    loc = loc or user_loc()
+    return RecordingError(message, op=op, where=str(loc) if loc else None)
+
+
+@frozen(repr=False, cache_hash=True)
+class Tile:
+    """A tile value: ``op`` applied to ``args`` (other tiles) with ``attrs``, of ``type``."""
+
+    op: str
+    args: tuple[Tile, ...] = field(converter=_tiles)
+    attrs: PMap = field(converter=freeze_attrs)
+    type: TileType
+    loc: Optional[Loc] = field(default=None, eq=False)
+
+    # -- facts ---------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.type.shape
+
+    @property
+    def format(self) -> ElementType:
+        """The element format (a :class:`~tileir.types.PointerType` for a tile of pointers)."""
+        return self.type.element
+
+    @property
+    def rank(self) -> int:
+        return self.type.rank
+
+    def __repr__(self) -> str:
+        return f"Tile({self.op}: {self.type})"
+
+    def __bool__(self) -> bool:
+        raise refuse(
+            self.op,
+            f"a {self.type} was used as a Python bool; a tile's value is only known on the "
+            f"device, so branch with `yield if_(cond, then, else_)` or pick with where(cond, a, b)",
+        )
+
+    def __iter__(self) -> NoReturn:
+        raise refuse(
+            self.op,
+            f"a {self.type} cannot be iterated in Python; index it on the device "
+            f"with extract, or reduce it",
+        )
+
+    def __len__(self) -> int:
+        raise refuse(self.op, f"a {self.type} has no Python length; use .shape")
+
+    # -- arithmetic (element-wise, with widening) -----------------------------------------
+    def __add__(self, other: TileLike) -> Tile:
+        return binary("add", self, other)
+
+    def __radd__(self, other: TileLike) -> Tile:
+        return binary("add", other, self)
+
+    def __sub__(self, other: TileLike) -> Tile:
+        return binary("sub", self, other)
+
+    def __rsub__(self, other: TileLike) -> Tile:
+        return binary("sub", other, self)
+
+    def __mul__(self, other: TileLike) -> Tile:
+        return binary("mul", self, other)
+
+    def __rmul__(self, other: TileLike) -> Tile:
+        return binary("mul", other, self)
+
+    def __truediv__(self, other: TileLike) -> Tile:
+        return binary("div", self, other)
+
+    def __rtruediv__(self, other: TileLike) -> Tile:
+        return binary("div", other, self)
+
+    def __floordiv__(self, other: TileLike) -> Tile:
+        return binary("floordiv", self, other)
+
+    def __rfloordiv__(self, other: TileLike) -> Tile:
+        return binary("floordiv", other, self)
+
+    def __mod__(self, other: TileLike) -> Tile:
+        return binary("rem", self, other)
+
+    def __rmod__(self, other: TileLike) -> Tile:
+        return binary("rem", other, self)
+
+    def __neg__(self) -> Tile:
+        return unary("neg", self)
+
+    def __abs__(self) -> Tile:
+        return unary("abs", self)
+
+    def __and__(self, other: TileLike) -> Tile:
+        return binary("and", self, other)
+
+    def __rand__(self, other: TileLike) -> Tile:
+        return binary("and", other, self)
+
+    def __or__(self, other: TileLike) -> Tile:
+        return binary("or", self, other)
+
+    def __ror__(self, other: TileLike) -> Tile:
+        return binary("or", other, self)
+
+    def __xor__(self, other: TileLike) -> Tile:
+        return binary("xor", self, other)
+
+    def __rxor__(self, other: TileLike) -> Tile:
+        return binary("xor", other, self)
+
+    def __lshift__(self, other: TileLike) -> Tile:
+        return binary("shl", self, other)
+
+    def __rshift__(self, other: TileLike) -> Tile:
+        return binary("shr", self, other)
+
+    # a comparison of tiles is a tile (an i1 mask), as numpy's comparisons are arrays; the
+    # checker calls that an unsafe overlap with the numbers' own (``int.__gt__`` answers bool
+    # for ``3 > t``, where Python asks the tile's reflected ``__lt__`` once int declines)
+    def __lt__(self, other: TileLike) -> Tile:  # type: ignore[misc]
+        return compare("less_than", self, other)
+
+    def __le__(self, other: TileLike) -> Tile:  # type: ignore[misc]
+        return compare("less_than_or_equal", self, other)
+
+    def __gt__(self, other: TileLike) -> Tile:  # type: ignore[misc]
+        return compare("greater_than", self, other)
+
+    def __ge__(self, other: TileLike) -> Tile:  # type: ignore[misc]
+        return compare("greater_than_or_equal", self, other)
+
+    # -- methods ---------------------------------------------------------------------------
+    def to(self, fmt: Format, rounding: Optional[str] = None, **options: Any) -> "Tile":
+        """This tile converted to ``fmt`` (ftof / itof / ftoi / exti / trunci as the formats
+        say); ``options`` are :func:`tileir.ops.convert`'s (signed, saturating, overflow)."""
+        return _method("to")(self, fmt, rounding, **options)
+
+    def transpose(self) -> "Tile":
+        """The two dimensions of a matrix swapped (``permute [1, 0]``)."""
+        if self.rank != 2:
+            raise refuse(
+                "permute", f"transpose swaps the two dimensions of a matrix; this is a {self.type}"
+            )
+        return Tile(
+            "permute",
+            (self,),
+            {"permutation": (1, 0)},
+            self.type.with_shape(self.shape[::-1]),
+            user_loc(),
+        )
+
+    def reshape(self, shape: Sequence[int]) -> "Tile":
+        return _method("reshape")(self, shape)
+
+    def broadcast_to(self, shape: Sequence[int]) -> "Tile":
+        return _method("broadcast_to")(self, shape)
+
+
+@frozen(cache_hash=True)
+class Region:
+    """The body of a ``reduce`` / ``scan`` combiner: its block arguments (rank-0
+    ``region_arg`` placeholder tiles, in the dialect's order: element then accumulator of
+    each operand) and the tiles it yields (expressions over them)."""
+
+    args: tuple[Tile, ...] = field(converter=_tiles)
+    yields: tuple[Tile, ...] = field(converter=_tiles)
+
+
+#: What an operand may be: a tile, or a Python number (a rank-0 constant, as JAX takes them).
+TileLike = Union[Tile, Number]
+
+
+# ----------------------------------------------------------------------------- constants
+
+
+def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
+    """A tile of ``shape`` holding ``value`` everywhere, in ``fmt``."""
+    return _constant(value, fmt, shape, None)
+
+
+def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
+    # ``loc``: the user's location when the caller has it already (else looked up here)
+    ttype = TileType(tuple(shape), fmt)
+    if fmt.is_int and isinstance(value, float) and not value.is_integer():
+        raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
+    if fmt.is_int and not isinstance(value, float):
+        lo, hi = (0, 1) if fmt.bits == 1 else (-(1 << (fmt.bits - 1)), (1 << fmt.bits) - 1)
+        if not lo <= int(value) <= hi:
+            raise refuse("constant", f"{value!r} does not fit {fmt} (from {lo} to {hi})")
+    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc())
+
+
+def _format_for_number(value: Number, like: Optional[Tile]) -> Format:
+    if like is not None and isinstance(like.format, Format):
+        return like.format
+    if isinstance(value, bool):
+        return I1
+    return I32 if isinstance(value, int) else F32
+
+
+def as_tile(value: object, like: Optional[Tile] = None, op: str = "operand") -> Tile:
+    """``value`` as a tile: a Tile as it is, a Python number as a rank-0 constant in the
+    format of ``like`` (a weak type, as JAX treats Python scalars); anything else is refused."""
+    return _as_tile(value, like, op, None)
+
+
+def _as_tile(value: object, like: Optional[Tile], op: str, loc: Optional[Loc]) -> Tile:
+    # ``loc``: the user's location when the caller has it already
+    if isinstance(value, Tile):
+        return value
+    if isinstance(value, (bool, int, float)):
+        return _constant(value, _format_for_number(value, like), (), loc)
+    raise refuse(op, f"expected a tile or a number, got {type(value).__name__} {value!r}", loc)
+
+
+# ----------------------------------------------------------------------------- element-wise
+
+_FLOAT_OPS = {
+    "add": "addf",
+    "sub": "subf",
+    "mul": "mulf",
+    "div": "divf",
+    "rem": "remf",
+    "max": "maxf",
+    "min": "minf",
+    "pow": "fpowf",
+    "atan2": "atan2",
+}
+_INT_OPS = {
+    "add": "addi",
+    "sub": "subi",
+    "mul": "muli",
+    "div": "divi",
+    "floordiv": "divi",
+    "rem": "remi",
+    "max": "maxi",
+    "min": "mini",
+    "and": "andi",
+    "or": "ori",
+    "xor": "xori",
+    "shl": "shli",
+    "shr": "shri",
+    "mulhi": "mulhii",
+}
+
+
+def _widen_to(t: Tile, shape: tuple[int, ...], op: str) -> Tile:
+    """``t`` widened to ``shape`` (reshape a rank-0 tile first, then broadcast)."""
+    if t.shape == shape:
+        return t
+    if t.op == "constant" and len(t.attrs["value"].data) <= 8 and _is_splat(t):
+        return _splat_like(t, shape)
+    src = t
+    if t.rank == 0:
+        src = Tile("reshape", (t,), {}, t.type.with_shape((1,) * len(shape)), t.loc)
+    return Tile("broadcast", (src,), {}, t.type.with_shape(shape), t.loc)
+
+
+def _is_splat(t: Tile) -> bool:
+    value: Dense = t.attrs["value"]
+    fmt = dense_format(value)
+    if fmt.name == "i1":
+        return len(value.data) == 1 and value.data[0] in (0, 0xFF)
+    return len(value.data) == element_bytes(fmt)
+
+
+def _splat_like(t: Tile, shape: tuple[int, ...]) -> Tile:
+    value: Dense = t.attrs["value"]
+    ttype = t.type.with_shape(shape)
+    return Tile("constant", (), {"value": Dense(ttype, value.data)}, ttype, t.loc)
+
+
+def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
+    """Both operands widened to the op's shape, or a refusal naming both types."""
+    try:
+        shape = widen_shapes(lhs.shape, rhs.shape)
+    except RuleError as err:
+        declared = lhs.type if lhs.rank >= rhs.rank else rhs.type
+        other, side = (rhs, "rhs") if declared is lhs.type else (lhs, "lhs")
+        raise refuse(
+            op, f"{side} is {other.type}, declared {declared}: {err}", user_loc()
+        ) from None
+    return _widen_to(lhs, shape, op), _widen_to(rhs, shape, op)
+
+
+def _same_format(op: str, lhs: Tile, rhs: Tile) -> None:
+    if lhs.format != rhs.format:
+        raise refuse(
+            op,
+            f"lhs is {lhs.type} and rhs is {rhs.type}: formats differ; convert one "
+            f"with .to({lhs.format})",
+            user_loc(),
+        )
+
+
+def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
+    """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
+    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+        raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
+    loc = user_loc()  # one look for the op and the constant a number becomes
+    lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
+    rhs = _as_tile(rhs, lhs, kind, loc)
+    fmt = lhs.format
+    if isinstance(fmt, PointerType):
+        raise refuse(kind, f"{lhs.type} holds pointers; use offset() for pointer arithmetic")
+    table = _FLOAT_OPS if fmt.is_float else _INT_OPS
+    if kind not in table:
+        family = "float" if fmt.is_float else "integer"
+        raise refuse(kind, f"`{kind}` is not defined on {family} tiles ({lhs.type})", user_loc())
+    op = table[kind]
+    _same_format(op, lhs, rhs)
+    _arith_format(op, lhs.type)
+    lhs, rhs = widen_pair(op, lhs, rhs)
+    if kind == "floordiv":
+        attrs_["rounding"] = "negative_inf"
+    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
+
+
+def drop_defaults(op: str, attrs_: dict[str, Any]) -> dict[str, Any]:
+    """``attrs_`` without the values equal to ``op``'s declared defaults (and without None):
+    one spelling per op, so equal expressions are equal tiles."""
+    if not attrs_:
+        return attrs_
+    defaults = attr_defaults(op)
+    return {
+        k: v
+        for k, v in attrs_.items()
+        if v is not None and not (k in defaults and defaults[k] == v)
+    }
+
+
+def _arith_format(op: str, t: TileType) -> None:
+    try:
+        check_arith_format(op, t.element)
+    except RuleError as err:
+        raise refuse(op, f"the operands are {t}: {err}", user_loc()) from None
+
+
+_FLOAT_UNARY = {"neg": "negf", "abs": "absf"}
+_INT_UNARY = {"neg": "negi", "abs": "absi"}
+
+
+def unary(kind: str, x: TileLike, **attrs_: Any) -> Tile:
+    """``neg`` or ``abs`` by format, or a math op (``exp``, ``sqrt`` ...) on float tiles."""
+    x = as_tile(x, None, kind)
+    if isinstance(x.format, PointerType):
+        raise refuse(kind, f"{x.type} holds pointers")
+    if kind in _FLOAT_UNARY:
+        op = (_FLOAT_UNARY if x.format.is_float else _INT_UNARY)[kind]
+    else:
+        op = kind
+        if not x.format.is_float:
+            raise refuse(
+                op, f"`{op}` takes a float tile, got {x.type}; convert with .to(F32)", user_loc()
+            )
+    _arith_format(op, x.type)
+    return Tile(op, (x,), drop_defaults(op, attrs_), x.type, user_loc())
+
+
+def compare(
+    predicate: str, lhs: TileLike, rhs: TileLike, ordering: str = "ordered", signed: bool = True
+) -> Tile:
+    """An element-wise comparison: an ``i1`` mask of the widened shape.  ``ordering`` (floats:
+    ``ordered`` is false where either side is NaN, ``unordered`` true) and ``signed``
+    (integers) choose how values compare."""
+    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+        raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
+    loc = user_loc()  # one look for the op and the constant a number becomes
+    lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, "operand", loc)
+    rhs = _as_tile(rhs, lhs, "operand", loc)
+    if isinstance(lhs.format, PointerType):
+        raise refuse("cmpi", f"{lhs.type} holds pointers; compare ptr_to_int() of them")
+    op = "cmpf" if lhs.format.is_float else "cmpi"
+    _same_format(op, lhs, rhs)
+    _arith_format(op, lhs.type)
+    if predicate not in ENUMS["comparison_predicate"]:
+        raise refuse(
+            op,
+            f"predicate {predicate!r} is not one of {', '.join(ENUMS['comparison_predicate'])}",
+            user_loc(),
+        )
+    if ordering not in ENUMS["comparison_ordering"]:
+        raise refuse(op, f"ordering {ordering!r} is not ordered or unordered", user_loc())
+    lhs, rhs = widen_pair(op, lhs, rhs)
+    attrs_: dict = {"comparison_predicate": predicate}
+    if op == "cmpf":
+        attrs_["comparison_ordering"] = ordering
+    else:
+        attrs_["signedness"] = "signed" if signed else "unsigned"
+    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
+
+
+def reduce_dim(x: Tile, dim: int) -> int:
+    try:
+        return normalize_dim(dim, x.rank)
+    except RuleError as err:
+        raise refuse("reduce", f"{x.type}: {err}", user_loc()) from None
+
+
+def float_identity(combiner: str, fmt: Format) -> Number:
+    """The identity of a reduction's combiner: -inf for max, +inf for min, 0 for sum, 1 for prod."""
+    if fmt.is_float:
+        return {"max": -math.inf, "min": math.inf, "sum": 0.0, "prod": 1.0}[combiner]
+    lo, hi = -(1 << (fmt.bits - 1)), (1 << (fmt.bits - 1)) - 1
+    return {"max": lo, "min": hi, "sum": 0, "prod": 1}[combiner]
