@@ -291,7 +291,8 @@ def test_drawn_lanes_stay_in_the_window_and_stores_touch_each_element_once(data)
         assert e.size == 0 or (e.min() >= block * window and e.max() < (block + 1) * window)
         if distinct:
             assert len(set(e.tolist())) == e.size, spec
-    assert json.loads(json.dumps(spec)) == spec
+    # compared as text: a NaN pad survives the round trip, but nan != nan as a value
+    assert json.dumps(json.loads(json.dumps(spec))) == json.dumps(spec)
 
 
 @pytest.mark.parametrize("focus", FOCUSES)
