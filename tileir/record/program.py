@@ -9,7 +9,7 @@ equal Programs with equal hashes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union, get_args
 
 from attrs import field, frozen
 
@@ -317,25 +317,6 @@ class Print:
     loc: Optional[Loc] = field(default=None, eq=False)
 
 
-#: Every kind of instruction a body records, in the order above.
-INSTRUCTIONS: tuple[type, ...] = (
-    Load,
-    Store,
-    LoadPtr,
-    StorePtr,
-    Atomic,
-    AtomicCas,
-    AtomicCell,
-    Alloca,
-    TokenStep,
-    Together,
-    Exit,
-    For,
-    Loop,
-    If,
-    Assert,
-    Print,
-)
 #: One recorded instruction.
 Instr = Union[
     Load,
@@ -355,6 +336,8 @@ Instr = Union[
     Assert,
     Print,
 ]
+#: Every kind of instruction a body records (the Union's members, in its order).
+INSTRUCTIONS: tuple[type, ...] = get_args(Instr)
 
 #: Instructions that read or write memory (or print): they take and make the token.
 MEMORY_INSTRS = (
