@@ -1,0 +1,104 @@
+"""Which modules carry the semantics, by area, and which tests guard each.
+
+Tests are the fast ones that exercise the module (no tileiras, nothing marked slow),
+so one mutant costs seconds; the golden gate 0 runs for the stages whose output it pins.
+"""
+
+from __future__ import annotations
+
+__all__ = ["AREAS", "TESTS", "area_of", "tests_for"]
+
+#: area -> the modules whose mutants count for it
+AREAS: dict[str, tuple[str, ...]] = {
+    "lowering": (
+        "tileir/lower/lowering.py",
+        "tileir/lower/addressing.py",
+        "tileir/lower/memory.py",
+    ),
+    "text": (
+        "tileir/text/render.py",
+        "tileir/text/rules.py",
+        "tileir/text/memory.py",
+        "tileir/text/attr_text.py",
+        "tileir/text/float_text.py",
+    ),
+    "codecs": (
+        "tileir/encode/wire.py",
+        "tileir/encode/writer.py",
+        "tileir/encode/reader.py",
+        "tileir/encode/opwrite.py",
+        "tileir/encode/opread.py",
+        "tileir/encode/attrcodec.py",
+        "tileir/encode/typecodec.py",
+    ),
+    "interpreter": (
+        "tileir/fake/rounding.py",
+        "tileir/fake/rules/floats.py",
+        "tileir/fake/rules/ints.py",
+        "tileir/fake/rules/convert.py",
+        "tileir/fake/rules/shape.py",
+        "tileir/fake/rules/misc.py",
+        "tileir/fake/rules/memory.py",
+    ),
+    "launch checks": ("tileir/host/launch.py",),
+    "parameter packing": ("tileir/real/params.py",),
+    "checker": (
+        "tileir/verify/checker.py",
+        "tileir/verify/rules.py",
+        "tileir/verify/shapes.py",
+        "tileir/verify/memory.py",
+        "tileir/verify/views.py",
+    ),
+    "finders": (
+        "tileir/debug/races.py",
+        "tileir/debug/bounds.py",
+        "tileir/debug/padding.py",
+        "tileir/debug/nonfinite.py",
+    ),
+}
+
+
+#: a pytest run of the fast tests at these paths
+def _pytest(*paths: str) -> tuple[str, ...]:
+    return ("pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not tools and not slow", *paths)
+
+
+#: gate 0: every bundled kernel recorded, rendered and encoded against its pinned files
+_GOLDEN = ("tileir", "golden")
+
+#: area -> the commands (argv after ``python -m``) run against each of its mutants, in order;
+#: the mutant is killed by the first that fails
+TESTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "lowering": (
+        _pytest("tests/lower", "tests/record", "tests/ops", "tests/fake/test_interpret.py"),
+        _GOLDEN,
+    ),
+    "text": (_pytest("tests/text"), _GOLDEN),
+    "codecs": (_pytest("tests/encode"), _GOLDEN),
+    "interpreter": (_pytest("tests/fake"),),
+    "launch checks": (
+        _pytest("tests/fake/test_fake_device.py", "tests/real/test_real_device.py"),
+    ),
+    "parameter packing": (
+        _pytest(
+            "tests/real/test_real_params.py",
+            "tests/real/test_real_device.py",
+            "tests/real/test_real_driver.py",
+        ),
+    ),
+    "checker": (_pytest("tests/verify"),),
+    "finders": (_pytest("tests/debug"),),
+}
+
+
+def area_of(module: str) -> str:
+    """The area ``module`` (a repository path) belongs to."""
+    for area, modules in AREAS.items():
+        if module in modules:
+            return area
+    raise KeyError(f"{module} is in no area of tools.mutation.targets.AREAS")
+
+
+def tests_for(module: str) -> tuple[tuple[str, ...], ...]:
+    """The commands whose failure kills a mutant of ``module``."""
+    return TESTS[area_of(module)]
