@@ -15,51 +15,74 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
     from tileir.types import Format
 
-__all__ = ["numpy_dtype", "format_name_of_dtype", "HOST_DTYPES"]
+__all__ = ["numpy_dtype", "format_name_of_dtype", "host_dtypes"]
 
-#: format name -> numpy dtype of a host buffer in that format.
-HOST_DTYPES: dict[str, np.dtype] = {
-    "i1": np.dtype(np.bool_),
-    "i4": np.dtype(ml_dtypes.int4),
-    "i8": np.dtype(np.int8),
-    "i16": np.dtype(np.int16),
-    "i32": np.dtype(np.int32),
-    "i64": np.dtype(np.int64),
-    "f16": np.dtype(np.float16),
-    "bf16": np.dtype(ml_dtypes.bfloat16),
-    "f32": np.dtype(np.float32),
-    # tf32 lives in 32-bit memory; its arithmetic rounds to 10 mantissa bits.
-    "tf32": np.dtype(np.float32),
-    "f64": np.dtype(np.float64),
-    "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn),
-    "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
-    "f8E8M0FNU": np.dtype(ml_dtypes.float8_e8m0fnu),
-    "f4E2M1FN": np.dtype(ml_dtypes.float4_e2m1fn),
-    "fnv8E5M3FNU": np.dtype(np.uint8),
-}
+
+def _host_dtypes() -> dict[str, np.dtype]:
+    """Format name -> numpy dtype of a host buffer in that format."""
+    # lazy: start-up cost; ml_dtypes takes longer to import than numpy itself (0.6 s on a
+    # quiet 2-core machine), and `import tileir`, rendering and encoding never need it
+    import ml_dtypes
+
+    return {
+        "i1": np.dtype(np.bool_),
+        "i4": np.dtype(ml_dtypes.int4),
+        "i8": np.dtype(np.int8),
+        "i16": np.dtype(np.int16),
+        "i32": np.dtype(np.int32),
+        "i64": np.dtype(np.int64),
+        "f16": np.dtype(np.float16),
+        "bf16": np.dtype(ml_dtypes.bfloat16),
+        "f32": np.dtype(np.float32),
+        # tf32 lives in 32-bit memory; its arithmetic rounds to 10 mantissa bits.
+        "tf32": np.dtype(np.float32),
+        "f64": np.dtype(np.float64),
+        "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn),
+        "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
+        "f8E8M0FNU": np.dtype(ml_dtypes.float8_e8m0fnu),
+        "f4E2M1FN": np.dtype(ml_dtypes.float4_e2m1fn),
+        "fnv8E5M3FNU": np.dtype(np.uint8),
+    }
+
+
+#: format name -> numpy dtype, filled on first use (ml_dtypes loads then)
+_TABLE: dict[str, np.dtype] = {}
+
+
+def host_dtypes() -> dict[str, np.dtype]:
+    """Format name -> numpy dtype of a host buffer in that format (a copy)."""
+    if not _TABLE:
+        _TABLE.update(_host_dtypes())
+    return dict(_TABLE)
 
 
 def numpy_dtype(fmt: Format) -> np.dtype:
     """The dtype of a host buffer in ``fmt`` (a :class:`tileir.types.Format`; this module
     sits below tileir.types, so it reads only the format's ``name``)."""
-    return HOST_DTYPES[fmt.name]
+    try:
+        return _TABLE[fmt.name]
+    except KeyError:
+        if _TABLE:
+            raise
+        _TABLE.update(_host_dtypes())
+        return _TABLE[fmt.name]
 
 
 _BY_DTYPE: dict[np.dtype, str] = {}
-for _name, _dt in HOST_DTYPES.items():
-    _BY_DTYPE.setdefault(_dt, _name)  # f32 wins over tf32, i8 over nothing else
 
 
 def format_name_of_dtype(dtype: npt.DTypeLike) -> str:
     """The name of the format a numpy array of ``dtype`` is taken to hold (float32 -> f32)."""
     dt = np.dtype(dtype)
+    if not _BY_DTYPE:
+        for name, host in host_dtypes().items():
+            _BY_DTYPE.setdefault(host, name)  # f32 wins over tf32
     if dt not in _BY_DTYPE:
         raise ValueError(f"no Tile IR element format holds numpy dtype {dt}")
     return _BY_DTYPE[dt]
