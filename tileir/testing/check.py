@@ -68,7 +68,15 @@ _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the tilei
 _HYPOTHESIS = os.path.dirname(os.path.abspath(sys.modules["hypothesis"].__file__ or ""))
 
 
-class KernelMismatch(MismatchError, AssertionError):
+class _Failure:
+    """What a failed example keeps for the final report: ``(kernel, flat args, grid)``."""
+
+    example: Optional[tuple] = None
+    #: a Shared buffer is the one that differs (a race is a likely cause)
+    shared_differs: bool = False
+
+
+class KernelMismatch(_Failure, MismatchError, AssertionError):
     """The kernel and its reference disagree on a drawn example (the message says where,
     and what the finders see there)."""
 
@@ -77,7 +85,7 @@ class KernelNotRecorded(RecordingError, AssertionError):
     """The kernel could not be recorded for sizes the test drew and did not call invalid."""
 
 
-class KernelRunFailed(TileIRError, AssertionError):
+class KernelRunFailed(_Failure, TileIRError, AssertionError):
     """The launch was refused, the device failed, or the reference failed on a drawn
     example (the cause is kept as ``__cause__``)."""
 
@@ -369,7 +377,7 @@ class _Check:
         try:
             self.compare(kernel, args, grid, sizes)
         except (KernelMismatch, KernelRunFailed) as err:
-            err.example = example  # type: ignore[attr-defined]
+            err.example = example
             raise
 
     def compare(self, kernel, args, grid, sizes) -> None:
@@ -403,7 +411,7 @@ class _Check:
                     op="compare",
                     kind="check.mismatch",
                 )
-                err.shared_differs = p.role == "Shared"  # type: ignore[attr-defined]
+                err.shared_differs = p.role == "Shared"
                 raise err
 
 
@@ -459,9 +467,10 @@ def _check_arguments(kernel, reference, sizes, valid, tolerance, lengths, grid, 
 
 def _single(err: BaseException) -> BaseException:
     """One error from what Hypothesis raised: the first tileir error of a group."""
-    while isinstance(err, BaseExceptionGroup):
-        inner = [e for e in err.exceptions if isinstance(e, TileIRError)] or list(err.exceptions)
-        err = inner[0]
+    # (ExceptionGroup is a builtin from Python 3.11; Hypothesis raises the backport's on 3.10)
+    while isinstance(getattr(err, "exceptions", None), tuple) and err.exceptions:  # type: ignore[attr-defined]
+        group = err.exceptions  # type: ignore[attr-defined]
+        err = next((e for e in group if isinstance(e, TileIRError)), group[0])
     return err
 
 
@@ -469,13 +478,11 @@ def _finished(err: TileIRError, where: Optional[str]) -> TileIRError:
     """The failure as check_kernel raises it: the finders' view of the example added, and
     the user's line."""
     extra = ""
-    example = getattr(err, "example", None)
+    example = err.example if isinstance(err, _Failure) else None
     if example is not None:
         kernel, args, grid = example
         if isinstance(err, KernelMismatch):
-            extra = "\n" + mismatch_causes(
-                kernel, args, grid, getattr(err, "shared_differs", False)
-            )
+            extra = "\n" + mismatch_causes(kernel, args, grid, err.shared_differs)
         elif isinstance(err, KernelRunFailed):
             causes = fault_causes(kernel, args, grid)
             extra = "\n" + causes if causes else ""
@@ -483,7 +490,9 @@ def _finished(err: TileIRError, where: Optional[str]) -> TileIRError:
         err.message + extra, kernel=err.kernel, op=err.op, where=err.where or where, kind=err.kind
     )
     out.__cause__ = err.__cause__
-    out.__notes__ = list(getattr(err, "__notes__", []))  # Hypothesis's "Falsifying example"
+    notes = getattr(err, "__notes__", None)  # Hypothesis's "Falsifying example"
+    if notes:
+        setattr(out, "__notes__", list(notes))
     return out
 
 
@@ -603,10 +612,10 @@ def check_kernel(
             op="check_kernel",
             where=where,
         ) from err
-    except BaseExceptionGroup as group:
-        one = _single(group)
-        if isinstance(one, TileIRError):
-            raise _finished(one, where) from None
-        raise
     except TileIRError as err:
         raise _finished(err, where) from None
+    except Exception as err:
+        one = _single(err)
+        if one is not err and isinstance(one, TileIRError):
+            raise _finished(one, where) from None
+        raise
