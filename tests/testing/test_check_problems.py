@@ -202,6 +202,7 @@ def make_one_short_copy(n):
     return trace("copy", _copy, In(F32, cells([n], [64])), Out(F32, cells([n - 1], [64])))
 
 
+@pytest.mark.slow
 def test_an_out_one_element_short_is_named_by_find_untouched():
     with pytest.raises(KernelMismatch) as caught:
         check_kernel(
@@ -302,6 +303,7 @@ def test_a_store_one_past_the_end_names_the_element_and_the_buffer_length():
     assert "find_out_of_bounds" in message
 
 
+@pytest.mark.slow
 def test_a_wrong_reference_is_said_when_no_finder_explains_the_mismatch():
     def erf_gelu(args):  # the kernel computes the tanh approximation
         from math import erf
@@ -431,3 +433,38 @@ def test_outside_pytest_one_error_says_what_failed_and_no_hypothesis_directory_i
     assert "the kernel disagrees with its reference for sizes" in rest
     assert "no block writes 1 of the" in rest and "(at check_copy.py:" in rest
     assert not (tmp_path / ".hypothesis").exists()
+    # a storage directory the user names is used as Hypothesis uses it, the cwd still clean
+    env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(tmp_path / "store")
+    again = subprocess.run(
+        [sys.executable, "check_copy.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.stdout.split("\n", 1)[0] == "KernelMismatch", again.stderr
+    assert (tmp_path / "store").is_dir() and not (tmp_path / ".hypothesis").exists()
+
+
+def test_a_grid_function_that_raises_is_named_with_the_sizes():
+    with pytest.raises(CheckArgumentError, match=r"grid\(\(\d+, \d+\)\) raised ZeroDivisionError"):
+        check_kernel(
+            make_cell_sums,
+            cell_sums_reference,
+            sizes=SUM_SIZES,
+            grid=lambda n, tile: n // 0,
+            lengths=lambda n, tile: {1: _blocks(n, tile)},
+            max_examples=5,
+        )
+
+
+def test_an_int_grid_is_a_one_axis_grid():
+    check_kernel(
+        make_cell_sums(100, 32),
+        lambda args: [args[0], np.add.reduceat(args[0].astype(np.float64), [0, 32, 64, 96])],
+        grid=4,
+        lengths={1: 4},
+        values=_eighths,
+        max_examples=5,
+    )

@@ -38,6 +38,7 @@ def _tests_of(page: str) -> list[tuple[str, object]]:
     return [(k, v) for k, v in namespace.items() if k.startswith("test_") and callable(v)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", sorted(PAGES))
 def test_the_pages_testing_examples_run(page):
     tests = _tests_of(page)

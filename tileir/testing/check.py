@@ -152,6 +152,22 @@ def _spread(fn: Callable, sizes: Any) -> Any:
     return fn(sizes)
 
 
+def _call_user(fn: Callable, sizes: Any, what: str) -> Any:
+    """``fn`` of the sizes (grid=, lengths=, valid=); what it raises becomes a
+    CheckArgumentError naming the argument, the sizes and the user's line."""
+    try:
+        return _spread(fn, sizes)
+    except TileIRError:
+        raise
+    except Exception as err:
+        at = _user_line_of(err)
+        raise CheckArgumentError(
+            f"{what}({_show_sizes(sizes)}) raised {type(err).__name__}: {err}"
+            + (f" (at {at})" if at else ""),
+            op="check_kernel",
+        ) from err
+
+
 def _show_sizes(sizes: Any) -> str:
     if isinstance(sizes, Mapping):
         return ", ".join(f"{k}={v!r}" for k, v in sizes.items())
@@ -280,12 +296,13 @@ class _Check:
         if self.grid is None:
             return None
         if callable(self.grid):
-            return _grid_value(_spread(self.grid, sizes), f"grid({_show_sizes(sizes)})")
+            made = _call_user(self.grid, sizes, "grid")
+            return _grid_value(made, f"grid({_show_sizes(sizes)})")
         return _grid_value(self.grid, "grid")
 
     def lengths_for(self, sizes) -> Optional[Mapping[int, int]]:
         if callable(self.lengths):
-            made = _spread(self.lengths, sizes)
+            made = _call_user(self.lengths, sizes, "lengths")
             if not isinstance(made, Mapping):
                 raise CheckArgumentError(
                     f"lengths({_show_sizes(sizes)}) returned {made!r}; it must return a "
@@ -365,7 +382,7 @@ class _Check:
         sizes = None
         if self.factory:
             sizes = data.draw(self.sizes, label="sizes")
-            if self.valid is not None and not _spread(self.valid, sizes):
+            if self.valid is not None and not _call_user(self.valid, sizes, "valid"):
                 reject()
         kernel = self.record(sizes)
         grid = self.grid_for(sizes, kernel)
@@ -604,23 +621,21 @@ def check_kernel(
     try:
         with _storage_outside_cwd(base):
             base(given(st.data())(run))()
-    except Unsatisfiable as err:
-        raise CheckArgumentError(
-            "no drawn example could be run: every draw was left out (valid=, or the "
-            f"factory returned None) ({err})",
-            op="check_kernel",
-            where=where,
-        ) from None
-    except HypothesisException as err:
-        raise KernelRunFailed(
-            f"Hypothesis stopped the check: {type(err).__name__}: {err}",
-            op="check_kernel",
-            where=where,
-        ) from err
-    except TileIRError as err:
-        raise _finished(err, where) from None
     except Exception as err:
-        one = _single(err)
-        if one is not err and isinstance(one, TileIRError):
+        one = _single(err)  # a group (a flaky failure is one too): its tileir error
+        if isinstance(one, TileIRError):
             raise _finished(one, where) from None
+        if isinstance(err, Unsatisfiable):
+            raise CheckArgumentError(
+                "no drawn example could be run: every draw was left out (valid=, or the "
+                f"factory returned None) ({err})",
+                op="check_kernel",
+                where=where,
+            ) from None
+        if isinstance(err, HypothesisException):
+            raise KernelRunFailed(
+                f"Hypothesis stopped the check: {type(err).__name__}: {err}",
+                op="check_kernel",
+                where=where,
+            ) from err
         raise
