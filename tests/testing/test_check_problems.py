@@ -19,8 +19,13 @@ from hypothesis import strategies as st
 import tileir
 import tileir.testing
 from tileir import (
+    BF16,
+    F8E4M3FN,
+    F8E5M2,
     F16,
     F32,
+    F64,
+    TF32,
     In,
     Out,
     Shared,
@@ -39,7 +44,7 @@ from tileir import (
     tanh,
     trace,
 )
-from tileir.fake.compare import check_tolerance, first_difference
+from tileir.fake.compare import CHECK_ULPS, check_tolerance, first_difference, ulp
 from tileir.testing import (
     CheckArgumentError,
     KernelMismatch,
@@ -135,6 +140,20 @@ def test_gelu_near_zero_is_within_the_default_f32_tolerance():
         first_difference(np.array([got]), want.astype(np.float32), Tolerance(rtol=1e-5, atol=1e-8))
         is not None
     )
+
+
+@pytest.mark.parametrize("fmt", [F64, F32, TF32, F16, BF16, F8E4M3FN, F8E5M2], ids=str)
+@pytest.mark.parametrize("value", [1.0, 1.5, -3.0, 0.25, 100.0])
+def test_the_default_tolerance_allows_its_ulps_of_each_format_and_no_more(fmt, value):
+    b = np.array([value]).astype(fmt.numpy_dtype)  # the value the format holds
+    step = float(ulp(fmt, b.astype(np.float64))[0])
+    n = CHECK_ULPS[fmt.name]
+    tol = check_tolerance(fmt)
+    inside = (b.astype(np.float64) + n * step).astype(fmt.numpy_dtype)
+    outside = (b.astype(np.float64) + (n + 1) * step).astype(fmt.numpy_dtype)
+    assert first_difference(inside, b, tol, fmt) is None
+    assert first_difference(outside, b, tol, fmt) is not None
+    assert str(tol) == f"{n:g} ulps"
 
 
 def _cell_sums(x, sums):
