@@ -29,6 +29,7 @@ from tileir.errors import (
     ToolError,
     VerifyError,
 )
+from tileir.host.tolerance import Tolerance
 from tileir.kernel import Kernel, trace
 from tileir.ops import (
     LoopExit,
@@ -314,6 +315,7 @@ __all__ = [
     "where",
     "zeros",
     "Kernel",
+    "Tolerance",
     "trace",
     "Tile",
     "BF16",

@@ -70,6 +70,10 @@ def _vadd_markers(n):
     return In(F32, g), In(F32, g), Out(F32, g)
 
 
+def _vadd_kernel(n):
+    return trace("vadd", _vadd, *_vadd_markers(n))
+
+
 def _vadd_reference(args):
     a, b, out = args
     with np.errstate(invalid="ignore"):  # inf - inf is NaN, as on the device
@@ -80,13 +84,12 @@ def _vadd_reference(args):
 
 
 def test_a_right_kernel_passes_on_drawn_shapes():
-    assert check_kernel(_vadd, _vadd_markers, _vadd_reference, max_examples=25) is None
+    assert check_kernel(_vadd_kernel, _vadd_reference, max_examples=25) is None
 
 
 def test_a_right_kernel_passes_with_nan_infinities_and_subnormals():
     check_kernel(
-        _vadd,
-        _vadd_markers,
+        _vadd_kernel,
         _vadd_reference,
         nan=True,
         infinity=True,
@@ -98,8 +101,7 @@ def test_a_right_kernel_passes_with_nan_infinities_and_subnormals():
 def test_fixed_markers_draw_only_inputs(tileir_device):
     g = cells([300], [128])
     check_kernel(
-        _vadd,
-        (In(F32, g), In(F32, g), Out(F32, g)),
+        trace("vadd", _vadd, In(F32, g), In(F32, g), Out(F32, g)),
         _vadd_reference,
         device=tileir_device,
         max_examples=10,
@@ -129,9 +131,14 @@ def test_cells_of_the_wrong_tile_are_caught_with_a_shrunk_example():
         return In(F32, cells([n], [64])), Out(F32, cells([-(-n // 64)], [1]))
 
     with pytest.raises(KernelMismatch) as caught:
-        check_kernel(_cell_sums, markers, _sums_of_128, values=INTEGRAL, max_examples=200)
+        check_kernel(
+            lambda n: trace("cell_sums", _cell_sums, *markers(n)),
+            _sums_of_128,
+            values=INTEGRAL,
+            max_examples=200,
+        )
     message = str(caught.value)
-    assert "for shapes 65\n" in message  # the first extent where 64 and 128 part
+    assert "for sizes 65\n" in message  # the first extent where 64 and 128 part
     assert "argument 1 (Out f32) differs at element" in message
     assert "in block [" in message and "the kernel gives" in message
     assert "the reference" in message and "inputs:" in message
@@ -145,7 +152,12 @@ def test_the_right_tile_passes_the_same_check():
     def markers(n):
         return In(F32, cells([n], [128])), Out(F32, cells([-(-n // 128)], [1]))
 
-    check_kernel(_cell_sums, markers, _sums_of_128, values=INTEGRAL, max_examples=50)
+    check_kernel(
+        lambda n: trace("cell_sums", _cell_sums, *markers(n)),
+        _sums_of_128,
+        values=INTEGRAL,
+        max_examples=50,
+    )
 
 
 def _reverse_cells(x, out):
@@ -166,14 +178,13 @@ def _reversed_cells(args):
 def test_an_index_off_by_one_block_is_caught_at_the_smallest_grid():
     with pytest.raises(KernelRunFailed) as caught:
         check_kernel(
-            _reverse_cells,
-            _reverse_markers,
+            lambda k: trace("reverse_cells", _reverse_cells, *_reverse_markers(k)),
             _reversed_cells,
-            shapes=st.integers(1, 8),
+            sizes=st.integers(1, 8),
             max_examples=50,
         )
     message = str(caught.value)
-    assert "the launch failed for shapes 1\n" in message
+    assert "the launch failed for sizes 1\n" in message
     assert "outside the view's index space" in message
     assert "In(f32, cells([128], [128], along=[FREE_AXIS]))" in message
 
@@ -199,10 +210,10 @@ def _rows_markers(m, n):
     return In(F32, g), Out(F32, g)
 
 
-def _rows_reference(args, shapes):
-    m, n = shapes
-    x = args[0].reshape(m, n)
-    return [args[0], (x - x.sum(axis=1, keepdims=True)).reshape(-1)]
+def _rows_reference(args, sizes):
+    x = args[0]  # in its declared shape, sizes (m, n)
+    assert x.shape == sizes
+    return [x, x - x.sum(axis=1, keepdims=True)]
 
 
 ROW_SHAPES = st.tuples(st.integers(1, 40), st.integers(1, T))  # one cell across a row
@@ -212,26 +223,24 @@ ROW_SHAPES = st.tuples(st.integers(1, 40), st.integers(1, T))  # one cell across
 def test_a_missing_keepdims_that_records_is_caught():
     with pytest.raises(KernelMismatch) as caught:
         check_kernel(
-            _center_rows_without_keepdims,
-            _rows_markers,
+            lambda m, n: trace("center_rows", _center_rows_without_keepdims, *_rows_markers(m, n)),
             _rows_reference,
-            shapes=ROW_SHAPES,
+            sizes=ROW_SHAPES,
             values=INTEGRAL,
             max_examples=200,
         )
     message = str(caught.value)
     # shrunk to two elements in one cell, the smallest case where rows and columns differ
-    assert "for shapes (1, 2)\n" in message or "for shapes (2, 1)\n" in message
+    assert "for sizes (1, 2)\n" in message or "for sizes (2, 1)\n" in message
     assert "in block [0, 0]" in message
     assert "of extent [1, 2]" in message or "of extent [2, 1]" in message
 
 
 def test_the_keepdims_version_passes():
     check_kernel(
-        _center_rows,
-        _rows_markers,
+        lambda m, n: trace("center_rows", _center_rows, *_rows_markers(m, n)),
         _rows_reference,
-        shapes=ROW_SHAPES,
+        sizes=ROW_SHAPES,
         values=INTEGRAL,
         max_examples=50,
     )
@@ -244,21 +253,23 @@ def _grid_of_128_cells(n):
 def test_a_kernel_that_cannot_be_recorded_for_drawn_shapes_fails_clearly():
     with pytest.raises(KernelNotRecorded) as caught:
         check_kernel(
-            _cell_sums, _grid_of_128_cells, _sums_of_128, values=INTEGRAL, max_examples=100
+            lambda n: trace("cell_sums", _cell_sums, *_grid_of_128_cells(n)),
+            _sums_of_128,
+            values=INTEGRAL,
+            max_examples=100,
         )
     message = str(caught.value)
-    assert "could not be recorded for shapes 65\n" in message
+    assert "could not be recorded for sizes 65\n" in message
     assert "refusal:" in message and "valid=" in message
 
 
 def test_shapes_said_to_be_invalid_are_not_a_failure():
     check_kernel(
-        _cell_sums,
-        _grid_of_128_cells,
+        lambda n: trace("cell_sums", _cell_sums, *_grid_of_128_cells(n)),
         _sums_of_128,
         values=INTEGRAL,
         valid=lambda n: n <= 64,
-        shapes=st.integers(1, 200),
+        sizes=st.integers(1, 200),
         max_examples=30,
     )
 
@@ -266,7 +277,7 @@ def test_shapes_said_to_be_invalid_are_not_a_failure():
 @pytest.mark.slow
 def test_a_reference_returning_the_wrong_count_is_said():
     with pytest.raises(KernelRunFailed, match="returned 2 value"):
-        check_kernel(_vadd, _vadd_markers, lambda args: args[:2], max_examples=5)
+        check_kernel(_vadd_kernel, lambda args: args[:2], max_examples=5)
 
 
 # ----------------------------------------------------------------------------- strategies

@@ -8,7 +8,8 @@ source beside the Tile IR.
   element): :func:`find_nonfinite` (where NaNs / infinities start),
   :func:`find_padding_leaks` (padding past an extent that reaches an output),
   :func:`find_races` (blocks writing what other blocks write or read),
-  :func:`find_out_of_bounds` (pointer accesses outside their buffer).
+  :func:`find_out_of_bounds` (pointer accesses outside their buffer),
+  :func:`find_untouched` (In elements no block reads, Out elements no block writes).
 * :func:`explain_html` / :func:`write_explain`: one self-contained HTML page with
   each source line beside the ops it recorded.
 
@@ -24,6 +25,7 @@ from tileir.debug.page import explain_html, write_explain
 from tileir.debug.races import find_races
 from tileir.debug.sourcemap import source_map
 from tileir.debug.tracer import MemoryAccess, Step, Trace, trace_kernel
+from tileir.debug.untouched import find_untouched
 
 __all__ = [
     "trace_kernel",
@@ -34,6 +36,7 @@ __all__ = [
     "find_padding_leaks",
     "find_races",
     "find_out_of_bounds",
+    "find_untouched",
     "Finding",
     "Related",
     "format_findings",

@@ -1,10 +1,13 @@
 """Property-based testing of your own kernels, without a GPU.
 
-* :func:`check_kernel` draws shapes and inputs with Hypothesis, records your
-  kernel, runs it on the fake device's interpreter (or any device) and compares
-  every buffer with your numpy reference; a failure is a shrunk Hypothesis
-  counterexample naming the shapes, the first differing element, its block and
-  both values.
+* :func:`check_kernel` draws sizes with Hypothesis, has your factory record the
+  kernel for them (shapes, tiles, grid and Shared buffers follow the draw),
+  draws inputs, runs it on the fake device's interpreter (or any device) and
+  compares every buffer with your numpy reference (arrays in their declared
+  shapes) within :class:`Tolerance` (a few ulps per format by default); a
+  failure is one tileir error for the shrunk example naming the sizes, the
+  first differing element, its block, both values, and what the debugger's
+  finders see in that launch.
 * Strategies to build your own properties: :func:`formats`,
   :func:`tile_shapes`, :func:`cells_for`, :func:`markers_for`,
   :func:`element_values`, :func:`buffers`, :func:`inputs_for`.
@@ -13,16 +16,18 @@
   otherwise).
 
 >>> import numpy as np
->>> from tileir import F32, In, Out, cells, load_cell, store_cell, where
+>>> from tileir import F32, In, Out, cells, load_cell, store_cell, trace, where
 >>> from tileir.testing import check_kernel
 >>> def relu(x, out):
 ...     t = yield load_cell(x)
 ...     yield store_cell(out, where(t > 0.0, t, 0.0))
+>>> def make(rows, cols):
+...     g = cells([rows, cols], [16, 64])
+...     return trace("relu", relu, In(F32, g), Out(F32, g))
 >>> def reference(args):
-...     x, out = args
+...     x, out = args  # each of shape (rows, cols)
 ...     return [x, np.maximum(x, np.float32(0))]
->>> check_kernel(relu, lambda n: (In(F32, cells([n], [64])), Out(F32, cells([n], [64]))),
-...              reference, max_examples=5)
+>>> check_kernel(make, reference, max_examples=5)
 
 See docs/testing.md for a walk through, and what a failure looks like.
 """
@@ -34,6 +39,8 @@ import importlib
 # work until a test asks for them.
 _EXPORTS = {
     "check_kernel": "check",
+    "CheckArgumentError": "check",
+    "Tolerance": "tolerance",
     "KernelMismatch": "check",
     "KernelNotRecorded": "check",
     "KernelRunFailed": "check",
@@ -64,7 +71,8 @@ def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tileir.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"tileir.testing.{module}"), name)
+    home = "tileir.host" if module == "tolerance" else "tileir.testing"
+    value = getattr(importlib.import_module(f"{home}.{module}"), name)
     globals()[name] = value
     return value
 

@@ -18,7 +18,7 @@ real test asks for it, and closed at the end of the session.
 A test that checks a kernel on every device::
 
     def test_scale(tileir_device):
-        check_kernel(scale, markers, reference, device=tileir_device)
+        check_kernel(make_scale, reference, device=tileir_device)
 """
 
 from __future__ import annotations
