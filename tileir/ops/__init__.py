@@ -149,10 +149,41 @@ from tileir.ops.views import (
     scatter,
     scratch,
 )
+from tileir.record.effect import mark_effect_makers
 from tileir.record.tile import constant, install_methods
 
 # the Tile methods that are these operations (t.to, t.reshape, t.broadcast_to)
 install_methods(to=convert, reshape=reshape, broadcast_to=broadcast)
+
+# the operations whose result the body must yield (or, for an exit, return): a call of one
+# as a statement throws its effect away, which the recorder refuses (tileir.record.dropped)
+mark_effect_makers(
+    load_cell,
+    load_at,
+    store_cell,
+    store_sub,
+    load,
+    store,
+    atomic,
+    atomic_add,
+    atomic_cas,
+    atomic_cell,
+    load_window,
+    gather,
+    scatter,
+    scratch,
+    for_range,
+    loop,
+    continue_,
+    break_,
+    if_,
+    assert_,
+    print_,
+    together,
+    alias_fence,
+    grid_dependency_wait,
+    launch_dependents,
+)
 
 __all__ = [
     # memory effects

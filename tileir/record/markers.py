@@ -204,10 +204,20 @@ class In(Marker):
 
 @attrs.frozen(repr=False)
 class Out(Marker):
-    """A buffer written through its cells (``store_cell``, ``store_sub``); its cells are the grid."""
+    """A buffer written through its cells (``store_cell``, ``store_sub``); its cells are the grid.
+
+    ``trace`` refuses a body that never writes an Out (a forgotten ``yield`` drops a store);
+    ``unwritten_ok=True`` says the Out may stay unwritten (a kernel that writes it only in
+    some configurations).
+    """
 
     cells: Cells = attrs.field(default=None)
+    unwritten_ok: bool = attrs.field(default=False, kw_only=True)
     role = "Out"
+
+    def __repr__(self) -> str:
+        text = Marker.__repr__(self)
+        return text[:-1] + ", unwritten_ok=True)" if self.unwritten_ok else text
 
 
 @attrs.frozen(repr=False)

@@ -34,6 +34,7 @@ from tileir.ir.dialect import ENUMS
 from tileir.ir.module import Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes
 from tileir.ir.signatures import attr_defaults
+from tileir.record.effect import not_a_tile_hint
 from tileir.record.source import user_loc
 from tileir.types import F32, I1, I32, ElementType, Format, PointerType, TileType
 
@@ -260,6 +261,8 @@ def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
 
 def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
     # ``loc``: the user's location when the caller has it already (else looked up here)
+    if not_a_tile_hint(value) is not None or not hasattr(value, "__float__"):
+        raise refuse("constant", not_a_tile_message(value), loc)
     ttype = TileType(tuple(shape), fmt)
     if fmt.is_int and isinstance(value, float) and not value.is_integer():
         raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
@@ -290,7 +293,16 @@ def _as_tile(value: object, like: Optional[Tile], op: str, loc: Optional[Loc]) -
         return value
     if isinstance(value, (bool, int, float)):
         return _constant(value, _format_for_number(value, like), (), loc)
-    raise refuse(op, f"expected a tile or a number, got {type(value).__name__} {value!r}", loc)
+    raise refuse(op, not_a_tile_message(value), loc)
+
+
+def not_a_tile_message(value: object) -> str:
+    """Why ``value`` is not an operand, and what to write instead when it is an effect or
+    a helper's generator."""
+    hint = not_a_tile_hint(value)
+    if hint is not None:
+        return hint
+    return f"expected a tile or a number, got {type(value).__name__} {value!r}"
 
 
 # ----------------------------------------------------------------------------- element-wise
