@@ -126,6 +126,7 @@ from tileir.ops.shape import (
     full,
     insert,
     iota,
+    matmul,
     mma,
     mma_scaled,
     num_blocks,
@@ -152,8 +153,20 @@ from tileir.ops.views import (
 from tileir.record.effect import mark_effect_makers
 from tileir.record.tile import constant, install_methods
 
-# the Tile methods that are these operations (t.to, t.reshape, t.broadcast_to)
-install_methods(to=convert, reshape=reshape, broadcast_to=broadcast)
+# the Tile methods that are these operations (t.to, t.reshape, t.broadcast_to, t ** e, a @ b,
+# t.T, t.sum() ...)
+install_methods(
+    to=convert,
+    reshape=reshape,
+    broadcast_to=broadcast,
+    pow=pow,
+    matmul=matmul,
+    permute=permute,
+    reduce_sum=reduce_sum,
+    reduce_max=reduce_max,
+    reduce_min=reduce_min,
+    reduce_prod=reduce_prod,
+)
 
 # the operations whose result the body must yield (or, for an exit, return): a call of one
 # as a statement throws its effect away, which the recorder refuses (tileir.record.dropped)
@@ -297,6 +310,7 @@ __all__ = [
     "cumprod",
     "mma",
     "mma_scaled",
+    "matmul",
     # assumptions, addresses, globals, shape queries
     "assume_div_by",
     "assume_bounded",

@@ -27,6 +27,7 @@ from attrs import field, frozen
 from tileir.ir.module import Loc
 from tileir.ops.shape import Index, index_tile
 from tileir.record.builder import Builder, Effect, Emit, drive
+from tileir.record.dropped import check_function
 from tileir.record.program import (
     Assert,
     Exit,
@@ -173,6 +174,7 @@ class _ForRange(Effect):
         inner, ids = inner.fresh(1 + len(self.init))
         iv = inner.var(ids[0], TileType((), I32), self.loc)
         carried = tuple(inner.var(i, t.type, self.loc) for i, t in zip(ids[1:], self.init))
+        check_function(self.body)
         inner, out = drive(inner, self.body(iv, *carried))
         if isinstance(out, LoopExit):
             _check_exit(inner, out, self.loc)
@@ -247,6 +249,7 @@ class _Loop(Effect):
         inner = builder.child(("loop", types))
         inner, ids = inner.fresh(len(self.init))
         carried = tuple(inner.var(i, t, self.loc) for i, t in zip(ids, types))
+        check_function(self.body)
         inner, out = drive(inner, self.body(*carried))
         ex = (
             out
@@ -299,6 +302,7 @@ class _If(Effect):
     def _branch(
         self, builder: Builder, fn: Callable[[], Any], what: str
     ) -> tuple[Builder, tuple[Instr, ...], Optional[tuple[Tile, ...]], object]:
+        check_function(fn)
         inner, out = drive(builder.child(), fn())
         body = tuple(inner.instrs)
         if isinstance(out, LoopExit):

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.broadcast import RuleError, check_mma, is_power_of_two, mma_accumulators, widen_many
+from tileir.broadcast import (
+    RuleError,
+    check_mma,
+    is_power_of_two,
+    mma_accumulators,
+    mma_table_text,
+    widen_many,
+)
 from tileir.ir.module import Bounded, DivBy, SameElements
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
@@ -328,6 +335,24 @@ def mma(
             raise refuse(op, "signed is for i8 products (mmai)", user_loc())
         attrs_ = {"fast_acc": bool(fast_acc)}
     return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc())
+
+
+def matmul(a: Tile, b: Tile) -> Tile:
+    """``a @ b``: :func:`mma` into a fresh zero accumulator in the widest format the pair
+    allows (f16 x f16 into f32, i8 x i8 into i32, ...).
+
+    >>> from tileir.types import F16
+    >>> (full((16, 32), 1.0, F16) @ full((32, 8), 1.0, F16)).type
+    tile<16x8xf32>
+    """
+    if not isinstance(a, Tile) or not isinstance(b, Tile):
+        raise refuse(
+            "mmaf",
+            f"`@` multiplies two tiles, got {a!r} and {b!r} (the dialect's pairs: "
+            f"{mma_table_text()})",
+            user_loc(),
+        )
+    return mma(a, b, 0)
 
 
 #: (factor format, scale format) -> the block sizes (elements along K per scale) allowed

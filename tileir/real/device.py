@@ -186,15 +186,15 @@ class RealDevice(Device):
         dtype = buf.format.numpy_dtype
         if isinstance(array, np.ndarray) and src.dtype != dtype:
             raise LaunchError(
-                f"copy_in: the array holds {src.dtype} and {buf!r} holds "
-                f"{buf.format} ({dtype}); convert it first",
+                f"the array holds {src.dtype} and {buf!r} holds {buf.format} "
+                f"({dtype}); convert it first: array.astype({buf.format.name.upper()}.numpy_dtype)",
                 op="copy_in",
                 kind="copy.format",
             )
         flat = np.ascontiguousarray(src.reshape(-1).astype(dtype, copy=False))
         if flat.size > buf.length:
             raise LaunchError(
-                f"copy_in: {flat.size} element(s) do not fit {buf!r}",
+                f"{flat.size} element(s) do not fit {buf!r}",
                 op="copy_in",
                 kind="copy.size",
             )

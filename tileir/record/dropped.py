@@ -31,7 +31,7 @@ from typing import Any, Optional
 from tileir.errors import RecordingError
 from tileir.record.effect import EFFECT_MAKER
 
-__all__ = ["check_generator"]
+__all__ = ["check_generator", "check_function"]
 
 #: id(code) -> code, for the code objects read and found clean (the code is held, so its
 #: id is not reused while the entry lives)
@@ -47,11 +47,22 @@ _ATTR_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 def check_generator(gen: GeneratorType) -> None:
     """Refuse ``gen``'s code (and its helpers') if it drops an effect (see the module)."""
     frame = gen.gi_frame
-    if frame is None:
+    if frame is None or _CLEAN.get(id(gen.gi_code)) is gen.gi_code:
         return
     namespace = dict(builtins.__dict__)
     namespace.update(frame.f_globals)
     _check_code(gen.gi_code, namespace, frame.f_locals, 0)
+
+
+def check_function(fn: object) -> None:
+    """Refuse a plain function's code (a loop body or a branch that is not a generator) if
+    it drops an effect; a generator function is read when it is driven."""
+    if isinstance(fn, FunctionType) and not inspect.isgeneratorfunction(fn):
+        if _CLEAN.get(id(fn.__code__)) is fn.__code__:
+            return
+        namespace = dict(builtins.__dict__)
+        namespace.update(fn.__globals__)
+        _check_code(fn.__code__, namespace, _closure_of(fn), 0)
 
 
 def _check_code(code: CodeType, namespace: dict, closure: dict, depth: int) -> None:
@@ -90,7 +101,8 @@ def _closure_of(fn: FunctionType) -> dict:
 
 def _refuse_dropped(callee: Any, code: CodeType, ins: dis.Instruction) -> None:
     name = getattr(callee, "__name__", "?")
-    line = ins.positions.lineno if ins.positions and ins.positions.lineno else code.co_firstlineno
+    positions = getattr(ins, "positions", None)  # Python 3.11 on; starts_line before
+    line = (positions.lineno if positions else None) or ins.starts_line or code.co_firstlineno
     where = f"{code.co_filename}:{line}"
     if getattr(callee, EFFECT_MAKER, False):
         if name in ("continue_", "break_"):

@@ -81,7 +81,7 @@ class Effect:
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _as_operand
     __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = _as_operand
     __mod__ = __rmod__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = _as_operand
-    __neg__ = __abs__ = __lt__ = __le__ = __gt__ = __ge__ = _as_operand
+    __neg__ = __abs__ = _as_operand
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _as_operand
 
     def __getattr__(self, name: str) -> Any:
