@@ -189,6 +189,13 @@ def trace(
     target, or ``{"sm_90": {...}, "sm_100": {...}}`` per target.
     """
     params = _check_markers(name, markers)
+    if not callable(body):
+        raise RecordingError(
+            f"the body must be a generator function over the parameters, got {body!r}",
+            kernel=name,
+            op="trace",
+            where=str(user_loc(2) or ""),
+        )
     try:
         grid = grid_of(params)
         check_cells_agree(params, grid)

@@ -169,6 +169,8 @@ def reduce_prod(t: Tile, dim: Dims = -1, keepdims: bool = False) -> Tile:
 
 
 def _operands(operands: Operands, op: str) -> tuple[Tile, ...]:
+    if not isinstance(operands, (Tile, tuple, list)):
+        raise refuse(op, f"operands are a tile or a tuple of tiles, got {operands!r}", user_loc())
     xs = (operands,) if isinstance(operands, Tile) else tuple(operands)
     if not xs or not all(isinstance(x, Tile) for x in xs):
         raise refuse(op, f"operands are a tile or a tuple of tiles, got {operands!r}", user_loc())
@@ -346,6 +348,8 @@ def scan(
 
 
 def _dim(x: Tile, dim: int, op: str) -> int:
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise refuse(op, f"dim must be an int (a dimension of {x.type}), got {dim!r}", user_loc())
     try:
         return normalize_dim(dim, x.rank)
     except RuleError as err:

@@ -49,6 +49,7 @@ __all__ = [
     "TileLike",
     "drop_defaults",
     "install_methods",
+    "shape_tuple",
 ]
 
 #: Tile methods whose work a kernel-facing operation does (``t.to(F16)`` is
@@ -362,8 +363,29 @@ def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
     return _constant(value, fmt, shape, None)
 
 
+def shape_tuple(shape: object, op: str, what: str = "shape") -> tuple[int, ...]:
+    """``shape`` as a tuple (an int is a 1-D shape, as numpy takes it), or a refusal naming
+    the value when it is not a sequence of whole numbers."""
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        return (shape,)
+    if isinstance(shape, Tile):
+        raise refuse(op, f"{what} is a Python sequence of ints, got the tile {shape.type}")
+    try:
+        out = tuple(shape)  # type: ignore[call-overload]
+    except TypeError:
+        raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}") from None
+    if any(isinstance(d, bool) or not hasattr(d, "__index__") for d in out):
+        raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}")
+    return tuple(int(d) for d in out)
+
+
 def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
     # ``loc``: the user's location when the caller has it already (else looked up here)
+    if not isinstance(fmt, Format):
+        raise refuse(
+            "constant", f"the format must be a tileir Format such as F32, got {fmt!r}", loc
+        )
+    shape = shape_tuple(shape, "constant")
     if isinstance(value, Tile):
         raise refuse("constant", f"the value is a Python number, got {value!r}", loc)
     if not_a_tile_hint(value) is not None:
