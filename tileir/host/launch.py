@@ -61,16 +61,16 @@ def _grid3(grid: Sequence[int]) -> tuple[int, ...]:
     return g + (1,) * (3 - len(g))
 
 
-def _grid_sequence(name: str, grid: object) -> Sequence[int]:
+def _grid_sequence(name: str, grid: Any) -> Sequence[int]:
     """The grid as a sequence of block counts: an int is a 1-D grid; anything that is not a
     sequence is refused with its value."""
     if isinstance(grid, int) and not isinstance(grid, bool):
         return (grid,)
     if hasattr(grid, "__index__") and not isinstance(grid, bool):  # a numpy integer
-        return (int(grid),)  # type: ignore[call-overload]
+        return (int(grid),)
     if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
         try:
-            return tuple(grid)  # type: ignore[call-overload]
+            return tuple(grid)
         except TypeError:
             raise _fail(
                 "launch.grid",

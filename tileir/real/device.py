@@ -215,11 +215,11 @@ class RealDevice(Device):
         return (start, start + max(1, buf.handle.nbytes))
 
     # -- launch checks -------------------------------------------------------------------
-    def arg_info(self, arg) -> ArgInfo:
+    def arg_info(self, arg, index: Optional[int] = None) -> ArgInfo:
         if isinstance(arg, DeviceArray):
             start = arg.device_pointer
             return ArgInfo(arg.format, arg.size, (start, start + max(1, arg.nbytes)))
-        return super().arg_info(arg)
+        return super().arg_info(arg, index)
 
     def _adopt(self, kernel, args: Sequence) -> list:
         """GPU arrays of other libraries as DeviceArrays (no copy), refused when a kernel

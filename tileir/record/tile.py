@@ -371,7 +371,7 @@ def shape_tuple(shape: object, op: str, what: str = "shape") -> tuple[int, ...]:
     if isinstance(shape, Tile):
         raise refuse(op, f"{what} is a Python sequence of ints, got the tile {shape.type}")
     try:
-        out = tuple(shape)  # type: ignore[call-overload]
+        out: tuple[Any, ...] = tuple(shape)  # type: ignore[arg-type]
     except TypeError:
         raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}") from None
     if any(isinstance(d, bool) or not hasattr(d, "__index__") for d in out):
