@@ -167,7 +167,9 @@ def test_an_effect_used_as_a_tile_says_yield_it(use):
         yield store_cell(out, use(t))
 
     err = _refusal(body)
-    assert "this is an effect (load_view_tko), not a tile" in str(err)
+    assert (
+        "this is an effect (load_view_tko, whose yield answers a tile<128xf32>), not a tile"
+    ) in str(err)
     assert "write `x = yield load_cell(a)`" in str(err)
     assert "Emit" not in str(err) and "numerics" not in str(err)
     assert err.kernel == "k" and HERE in err.where

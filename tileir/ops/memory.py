@@ -95,7 +95,8 @@ def access(
         if pointer:
             raise refuse(
                 op,
-                "inbounds is a promise of view accesses (cells), not of the pointer path",
+                f"inbounds={inbounds!r}: a promise of view accesses (cells), not of the "
+                f"pointer path",
                 user_loc(),
             )
         flags = (True,) * n_index if inbounds is True else tuple(bool(b) for b in inbounds)

@@ -342,7 +342,9 @@ def mma(
         raise refuse(op, f"lhs {a.type}, rhs {b.type}, acc {acc.type}: {err}") from None
     if op == "mmai":
         if fast_acc:
-            raise refuse(op, "fast_acc is for float products (mmaf)", user_loc())
+            raise refuse(
+                op, f"fast_acc is for float products (mmaf); the factors are {a.type}", user_loc()
+            )
         lhs, rhs = _signs(signed)
         attrs_: dict[str, object] = {"signedness_lhs": lhs, "signedness_rhs": rhs}
     else:
@@ -470,7 +472,11 @@ def assume_div_by(
             "assume", f"div_by<{divisor!r}>: the divisor must be a power of two", user_loc()
         )
     if (every is None) != (along is None):
-        raise refuse("assume", "div_by: `every` and `along` go together", user_loc())
+        raise refuse(
+            "assume",
+            f"div_by: `every` and `along` go together (every={every!r}, along={along!r})",
+            user_loc(),
+        )
     if (
         every is not None
         and along is not None  # (given with every, as just checked)

@@ -36,8 +36,13 @@ def not_a_tile_hint(value: object) -> Optional[str]:
     """What to write instead when ``value`` (an effect, or a helper's generator) was used
     where a tile is expected; None for any other value."""
     if isinstance(value, Effect):
+        try:  # what the yield would answer (an Emit that makes a value knows its type)
+            answers = object.__getattribute__(value, "type")
+        except AttributeError:
+            answers = None
+        what = f"{value.op}, whose yield answers a {answers}" if answers is not None else value.op
         return (
-            f"this is an effect ({value.op}), not a tile: an effect happens when the body "
+            f"this is an effect ({what}), not a tile: an effect happens when the body "
             f"yields it, and the yield answers its value; write `x = yield load_cell(a)`"
         )
     if isinstance(value, GeneratorType):
