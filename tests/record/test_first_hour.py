@@ -141,6 +141,14 @@ def test_a_helper_with_effects_called_without_yield_from_is_refused():
     assert "`x = yield from helper(...)`" in str(err)
     assert err.where.endswith(f"{HERE}:{_line_of(used_as_tile, 'helper(x)')}")
 
+    def in_arithmetic(x, out):
+        t = yield load_cell(x)
+        yield store_cell(out, t + helper(x))
+
+    err = _refusal(in_arithmetic)
+    assert err.op == "addf" or err.op == "add"
+    assert "a helper that has effects (a generator)" in str(err) and "generator'" not in str(err)
+
     def yielded(x, out):
         t = yield helper(x)
         yield store_cell(out, t)
@@ -252,6 +260,21 @@ def test_python_protocols_on_a_tile_say_what_to_write(use, op, words):
     err = _in_kernel(use)
     assert err.op == op and words in str(err)
     assert err.kernel == "k" and HERE in err.where
+
+
+def test_range_of_a_scalar_parameter_points_at_for_range():
+    from tileir import Scalar, scalar
+
+    def body(x, n, out):
+        t = yield load_cell(x)
+        for _ in range(scalar(n)):
+            t = t + t
+        yield store_cell(out, t)
+
+    err = _refusal(body, In(F32, G), Scalar(I32), Out(F32, G))
+    assert "a tile<i32> was used as a Python int (range(), a list index ...)" in str(err)
+    assert "`yield for_range(start, stop, body)`" in str(err)
+    assert err.where.endswith(f"{HERE}:{_line_of(body, 'range(scalar(n))')}")
 
 
 # ----------------------------------------------------------------------------- numpy habits
