@@ -359,3 +359,22 @@ def test_a_mixed_format_operation_suggests_the_widening(lhs, rhs, words):
     with pytest.raises(RecordingError) as info:
         full((8,), 1.0, lhs) + full((8,), 1.0, rhs)
     assert f"formats differ; {words}" in str(info.value)
+
+
+def test_an_effect_returned_by_a_branch_or_loop_body_is_refused_at_its_line():
+    def branch(x, out):
+        t = yield load_cell(x)
+        yield if_(reduce_max(t, None) > 0.0, lambda: store_cell(out, t))
+
+    err = _refusal(branch)
+    assert "the then branch's result is an effect (store_view_tko), returned instead of" in str(
+        err
+    )
+    assert err.op == "if" and err.where.endswith(f"{HERE}:{_line_of(branch, 'lambda: store')}")
+
+    def trips(x, out):
+        t = yield load_cell(x)
+        yield for_range(0, 2, lambda i: store_cell(out, t))
+
+    err = _refusal(trips)
+    assert "the loop body's result is an effect (store_view_tko)" in str(err)

@@ -24,10 +24,12 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from attrs import field, frozen
 
+from tileir.errors import RecordingError
 from tileir.ir.module import Loc
 from tileir.ops.shape import Index, index_tile
 from tileir.record.builder import Builder, Effect, Emit, drive
 from tileir.record.dropped import check_function
+from tileir.record.effect import not_a_tile_hint
 from tileir.record.program import (
     Assert,
     Exit,
@@ -64,6 +66,24 @@ __all__ = [
 Values = Union[TileLike, Sequence[TileLike], None]
 
 
+def _not_a_value(value: object, what: str, op: str, held: str = "is") -> RecordingError:
+    """The refusal of ``value`` as a carried value: an effect (or a helper's generator)
+    returned where it should have been yielded says so, with the line that made it."""
+    if isinstance(value, Effect):
+        made = value.loc if isinstance(value, Emit) else None
+        return refuse(
+            op,
+            f"{what} {held} an effect ({value.op}), returned instead of yielded, so it would "
+            f"never happen: a body or branch yields its effects (`yield store_cell(out, t)`) "
+            f"and returns only tiles",
+            made or user_loc(),
+        )
+    hint = not_a_tile_hint(value)
+    if hint is not None:
+        return refuse(op, f"{what} {held} {hint}", user_loc())
+    return refuse(op, f"{what} {held} {value!r}; carried values are tiles", user_loc())
+
+
 def _as_values(value: object, what: str, op: str) -> tuple[Tile, ...]:
     if isinstance(value, Tile):
         return (value,)
@@ -73,12 +93,12 @@ def _as_values(value: object, what: str, op: str) -> tuple[Tile, ...]:
             if isinstance(v, (bool, int, float)):
                 v = as_tile(v, None, op)
             if not isinstance(v, Tile):
-                raise refuse(op, f"{what} holds {v!r}; carried values are tiles", user_loc())
+                raise _not_a_value(v, what, op, "holds")
             out.append(v)
         return tuple(out)
     if value is None:
         return ()
-    raise refuse(op, f"{what} is {value!r}; carried values are tiles", user_loc())
+    raise _not_a_value(value, what, op)
 
 
 def _shape_back(values: tuple[Tile, ...], like: object) -> Union[Tile, tuple[Tile, ...], None]:

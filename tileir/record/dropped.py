@@ -38,7 +38,7 @@ __all__ = ["check_generator", "check_function"]
 _CLEAN: dict[int, CodeType] = {}
 _MAX_CODES = 4096
 
-_CALLS = frozenset({"CALL", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD"})
+_CALLS = frozenset({"CALL", "CALL_KW", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD"})
 _CALL_PARTS = frozenset({"PRECALL", "KW_NAMES", "CACHE"})
 _NAME_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF"})
 _ATTR_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
