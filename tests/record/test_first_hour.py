@@ -251,7 +251,7 @@ def _in_kernel(use):
         (lambda t: list(t), "iter()", "cannot be iterated in Python"),
         (lambda t: t[0], "[]", "take a sub-tile with extract("),
         (lambda t: np.exp(t), "numpy.exp", "numpy's `exp` cannot run on a tile<128xf32>"),
-        (lambda t: np.float32(2) * t, "numpy.multiply", "write `a * b`"),
+        (lambda t: np.add(t, np.zeros(3)), "numpy.add", "write `a + b`"),
         (lambda t: np.asarray(t), "numpy", "is not a numpy array"),
     ],
     ids=["range", "int", "float", "len", "iter", "index", "ufunc", "numpy-scalar", "asarray"],
@@ -278,6 +278,12 @@ def test_range_of_a_scalar_parameter_points_at_for_range():
 
 
 # ----------------------------------------------------------------------------- numpy habits
+
+
+def test_a_numpy_number_beside_a_tile_is_a_python_number():
+    x = full((4, 8), 2.0, F32)
+    assert np.float32(2) * x == 2.0 * x and np.float64(1.5) + x == 1.5 + x
+    assert x - np.int64(1) == x - 1 and np.float32(2) ** x == 2.0**x
 
 
 def test_numpy_habits_on_tiles():

@@ -22,6 +22,7 @@ argument) and ``result`` (result ``index`` of a multi-result ``reduce`` /
 from __future__ import annotations
 
 import math
+import operator as _operator
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, Sequence, Union
 
 from attrs import field, frozen
@@ -74,6 +75,16 @@ def _method(name: str) -> Callable[..., "Tile"]:
 Number = Union[int, float, bool]
 #: The dimensions a reduction runs over: one, several, or None for all of them.
 Dims = Union[int, Sequence[int], None]
+
+#: numpy ufunc name -> the Python operator it is when a numpy number meets a tile
+_UFUNC_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "add": _operator.add,
+    "subtract": _operator.sub,
+    "multiply": _operator.mul,
+    "true_divide": _operator.truediv,
+    "divide": _operator.truediv,
+    "power": _operator.pow,
+}
 
 #: numpy ufunc name -> what a kernel writes instead, for the refusal of a ufunc on a tile
 _UFUNC_INSTEAD = {
@@ -182,8 +193,14 @@ class Tile:
             f"exist only when the kernel runs (on FakeDevice or a GPU)",
         )
 
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> NoReturn:
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Tile:
         name = getattr(ufunc, "__name__", str(ufunc))
+        operator = _UFUNC_OPERATORS.get(name)
+        if operator is not None and method == "__call__" and not kwargs and len(inputs) == 2:
+            # a numpy number beside a tile (``np.float32(2) * t``): the Python number's op
+            a, b = (_python_number(x) for x in inputs)
+            if all(isinstance(x, (Tile, bool, int, float)) for x in (a, b)):
+                return operator(a, b)
         instead = _UFUNC_INSTEAD.get(name, f"tileir's own {name} if it has one (see tileir.ops)")
         raise refuse(
             f"numpy.{name}",
@@ -416,10 +433,23 @@ def as_tile(value: object, like: Optional[Tile] = None, op: str = "operand") -> 
     return _as_tile(value, like, op, None)
 
 
+def _python_number(value: object) -> object:
+    """A numpy number (a rank-0 numpy value: ``np.float32(2)``) as the Python number it holds;
+    anything else as it is."""
+    if (
+        getattr(value, "ndim", None) == 0
+        and hasattr(value, "item")
+        and not isinstance(value, Tile)
+    ):
+        return value.item()
+    return value
+
+
 def _as_tile(value: object, like: Optional[Tile], op: str, loc: Optional[Loc]) -> Tile:
     # ``loc``: the user's location when the caller has it already
     if isinstance(value, Tile):
         return value
+    value = _python_number(value)
     if isinstance(value, (bool, int, float)):
         return _constant(value, _format_for_number(value, like), (), loc)
     raise refuse(op, not_a_tile_message(value), loc)
