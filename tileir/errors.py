@@ -26,6 +26,7 @@ __all__ = [
     "MismatchError",
     "ToolError",
     "DeviceUnavailableError",
+    "UsageError",
     "RuleError",
 ]
 
@@ -133,6 +134,13 @@ class ToolError(TileIRError):
 class DeviceUnavailableError(TileIRError):
     """The real device was asked for but there is no GPU, no driver or no cuda-python;
     the message says which is missing."""
+
+
+class UsageError(TileIRError, TypeError, ValueError):
+    """A public function was given an argument of the wrong type or value (a grid that is
+    not a number or a sequence, a format that is not a tileir Format, a negative length).
+    The message names the function and the value.  It is also a TypeError and a ValueError,
+    as Python's own argument errors are."""
 
 
 class RuleError(ValueError):

@@ -19,6 +19,7 @@ imports run from here down, never back.
 
 from __future__ import annotations
 
+from types import GeneratorType
 from typing import Any, Callable, Mapping, Optional
 
 from attrs import field, frozen
@@ -37,9 +38,10 @@ from tileir.ir.module import Function, Loc, Module
 from tileir.lower import lowering
 from tileir.record.builder import Builder, drive
 from tileir.record.convention import trace_params
-from tileir.record.markers import Marker, Param
+from tileir.record.markers import Marker, Out, Param
 from tileir.record.program import Program
 from tileir.record.source import user_loc
+from tileir.record.writes import written_params
 from tileir.text import render as text_render
 
 __all__ = ["Kernel", "trace"]
@@ -134,6 +136,41 @@ def _body_loc(body: Callable[..., Any]) -> Optional[Loc]:
     return Loc(code.co_filename, code.co_firstlineno, 1, code.co_name)
 
 
+def _check_generator_body(name: str, body: Callable[..., Any], produced: Any) -> None:
+    """A kernel body is a generator function: anything else records no effect at all."""
+    if isinstance(produced, GeneratorType):
+        return
+    loc = _body_loc(body)
+    fname = getattr(body, "__name__", repr(body))
+    raise RecordingError(
+        f"the body `{fname}` is not a generator function (it returned {produced!r}), so it "
+        f"records nothing: a kernel body yields its effects, as in `x = yield load_cell(a)` "
+        f"and `yield store_cell(out, x)`",
+        kernel=name,
+        op="trace",
+        where=str(loc) if loc else None,
+    )
+
+
+def _check_outs_written(
+    name: str, body: Callable[..., Any], params: tuple[Param, ...], builder: Builder
+) -> None:
+    """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
+    written = written_params(builder.instrs)
+    for p in params:
+        marker = p.marker
+        if isinstance(marker, Out) and not marker.unwritten_ok and p.index not in written:
+            loc = _body_loc(body)
+            raise RecordingError(
+                f"nothing writes {p.describe()}, {marker!r}: a store without `yield` is "
+                f"thrown away (write `yield store_cell(out, value)`); if it may stay "
+                f"unwritten, declare it Out(..., unwritten_ok=True)",
+                kernel=name,
+                op="store_cell",
+                where=str(loc) if loc else None,
+            )
+
+
 def trace(
     name: str,
     body: Callable[..., Any],
@@ -152,6 +189,13 @@ def trace(
     target, or ``{"sm_90": {...}, "sm_100": {...}}`` per target.
     """
     params = _check_markers(name, markers)
+    if not callable(body):
+        raise RecordingError(
+            f"the body must be a generator function over the parameters, got {body!r}",
+            kernel=name,
+            op="trace",
+            where=str(user_loc(2) or ""),
+        )
     try:
         grid = grid_of(params)
         check_cells_agree(params, grid)
@@ -165,7 +209,9 @@ def trace(
         ) from None
     builder = Builder(name, params)
     try:
-        builder, result = drive(builder, body(*params))
+        produced = body(*params)
+        _check_generator_body(name, body, produced)
+        builder, result = drive(builder, produced)
     except TileIRError as err:
         raise err.with_context(kernel=name) from None
     if result is not None:
@@ -174,6 +220,7 @@ def trace(
             f"its Out and Shared parameters and returns nothing",
             kernel=name,
         )
+    _check_outs_written(name, body, params, builder)
     program = Program(name, params, tuple(builder.instrs), grid, _body_loc(body), entry)
     try:
         module = lowering.lower(program)

@@ -309,13 +309,13 @@ EFFECTS = [
         "allow_tma on pointers",
         lambda a, o, x: load(a, 0, (16,), allow_tma=True),
         "load_ptr_tko",
-        "not for the pointer path",
+        "a hint for view loads and stores (cells), not for the pointer path",
     ),
     (
         "inbounds on pointers",
         lambda a, o, x: load(a, 0, (16,), inbounds=True),
         "load_ptr_tko",
-        "not of the pointer path",
+        "inbounds=True: a promise of view accesses (cells), not of the pointer path",
     ),
     (
         "acquire store",
@@ -600,3 +600,56 @@ def test_scratch_and_global_addresses_take_a_ptr_attr_and_refuse_others():
     err = _refused(body)
     assert err.op == "alloca" and "ptr_attr must be None or one of ('none',)" in err.message
     assert err.where and "test_ops_refusals.py" in err.where
+
+
+def _first_hour_cases():
+    """The refusals a new user meets first (issue 14): (what, body, markers)."""
+
+    def no_yield(a, out):
+        x = yield load_cell(a)
+        store(out, 0, x)
+
+    def effect_as_tile(a, out):
+        x = load_cell(a)
+        yield store(out, 0, x + 1.0)
+
+    def mixed(a, out):
+        x = yield load_cell(a)
+        yield store(out, 0, convert(x, F16) + x)
+
+    return [
+        ("no yield", no_yield),
+        ("effect as tile", effect_as_tile),
+        ("mixed formats", mixed),
+    ]
+
+
+_VALUES = re.compile(r"tile<|\d|'|@|`\w+\(|\w=\w")
+
+
+def _body_lines(fn) -> range:
+    import inspect
+
+    lines, first = inspect.getsourcelines(fn)
+    return range(first, first + len(lines))
+
+
+WORDED = (
+    [(w, _pure(e), e) for w, e, _op, _words in PURE]
+    + [(w, _effect(m), m) for w, m, _op, _words in EFFECTS]
+    + [(w, b, b) for w, b in _first_hour_cases()]
+)
+
+
+@pytest.mark.parametrize("what, body, source", WORDED, ids=[w[0] for w in WORDED])
+def test_every_refusal_names_the_kernel_the_op_the_values_and_the_line(what, body, source):
+    shared = Shared(I32 if what == "addf on ints" else F32)
+    err = _refused(body, In(F32, G), shared)
+    text = str(err)
+    assert err.kernel == "k" and "kernel `k`" in text
+    assert err.op and f"`{err.op}`" in text
+    assert _VALUES.search(err.message), f"{what}: names no value: {text}"
+    # the user's line: inside the case's own source (a lambda of the table, or the body)
+    assert err.where and err.where.rsplit(":", 1)[0].endswith("test_ops_refusals.py"), text
+    assert int(err.where.rsplit(":", 1)[1]) in _body_lines(source), text
+    assert f"(at {err.where})" in text

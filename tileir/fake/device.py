@@ -27,7 +27,7 @@ from typing import Collection, Mapping, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tileir.errors import LaunchError, MismatchError
+from tileir.errors import LaunchError, MismatchError, UsageError
 
 # the module, not the function: a test's spy (monkeypatched) must see every call
 from tileir.fake import interpreter
@@ -58,7 +58,7 @@ class FakeDevice(Device):
         observer: object = None,
     ):
         if mode not in MODES:
-            raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+            raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", op="FakeDevice")
         self.mode = mode
         self.references = (
             references if isinstance(references, References) else References(references)
@@ -69,9 +69,11 @@ class FakeDevice(Device):
     # -- memory --------------------------------------------------------------------------
     def alloc(self, fmt: Format, length: int) -> Buffer:
         if not isinstance(fmt, Format):
-            raise TypeError(f"alloc takes a tileir Format such as F32, got {fmt!r}")
+            raise UsageError(f"alloc takes a tileir Format such as F32, got {fmt!r}", op="alloc")
+        if isinstance(length, bool) or not hasattr(length, "__index__"):
+            raise UsageError(f"length must be a whole number, got {length!r}", op="alloc")
         if length < 0:
-            raise ValueError(f"alloc: length {length} is negative")
+            raise UsageError(f"length {length} is negative", op="alloc")
         return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
 
     def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
@@ -79,15 +81,15 @@ class FakeDevice(Device):
         dtype = buf.format.numpy_dtype
         if isinstance(array, np.ndarray) and src.dtype != dtype:
             raise LaunchError(
-                f"copy_in: the array holds {src.dtype} and {buf!r} holds "
-                f"{buf.format} ({dtype}); convert it first",
+                f"the array holds {src.dtype} and {buf!r} holds {buf.format} "
+                f"({dtype}); convert it first: array.astype({buf.format.name.upper()}.numpy_dtype)",
                 op="copy_in",
                 kind="copy.format",
             )
         flat = src.reshape(-1).astype(dtype, copy=False)  # the assignment below copies
         if flat.size > buf.length:
             raise LaunchError(
-                f"copy_in: {flat.size} element(s) do not fit {buf!r}",
+                f"{flat.size} element(s) do not fit {buf!r}",
                 op="copy_in",
                 kind="copy.size",
             )

@@ -91,12 +91,20 @@ class Device(ABC):
     def _run(self, kernel, plan: LaunchPlan, args: Sequence) -> LaunchReport:
         """Run a launch that passed the checks."""
 
-    def arg_info(self, arg: object) -> ArgInfo:
-        """How the launch checks see one argument."""
+    @property
+    def label(self) -> str:
+        """This device in a message: its kind and identity (two fake devices differ)."""
+        return f"{self.name} device {id(self):#x}"
+
+    def arg_info(self, arg: object, index: Optional[int] = None) -> ArgInfo:
+        """How the launch checks see one argument (``index``: its place, for messages)."""
         if isinstance(arg, Buffer):
             if arg.device is not self:
+                which = f"argument {index}, " if index is not None else ""
                 raise LaunchError(
-                    f"{arg!r} belongs to {arg.device.name}, not {self.name}",
+                    f"{which}{arg!r}, belongs to another device ({arg.device.label}), not "
+                    f"to this one ({self.label}): allocate it with this device's alloc(), "
+                    f"or copy it across with copy_out() and copy_in()",
                     op="launch",
                     kind="launch.device",
                 )
@@ -111,7 +119,10 @@ class Device(ABC):
     ) -> LaunchReport:
         """Check, then run ``kernel`` over ``args`` (buffers, and numbers for Scalar
         parameters).  ``grid`` is needed when the Out's cells do not make one."""
-        infos = [self.arg_info(a) for a in args]
+        try:
+            infos = [self.arg_info(a, i) for i, a in enumerate(args)]
+        except LaunchError as err:
+            raise err.with_context(kernel=getattr(kernel, "name", None)) from None
         plan = check_launch(kernel, infos, grid)
         return self._run(kernel, plan, args)
 
@@ -125,7 +136,15 @@ class Device(ABC):
                 continue
             arr = np.asarray(a)
             buf = self.alloc(p.format, arr.size)
-            self.copy_in(buf, arr.reshape(-1))
+            try:
+                self.copy_in(buf, arr.reshape(-1))
+            except LaunchError as err:
+                raise LaunchError(
+                    f"argument {len(args)} ({p.role} {p.format}): {err.message}",
+                    kernel=kernel.name,
+                    op="run",
+                    kind=err.kind,
+                ) from None
             args.append(buf)
         if len(arrays) != len(kernel.params):
             args.extend(arrays[len(kernel.params) :])

@@ -61,10 +61,31 @@ def _grid3(grid: Sequence[int]) -> tuple[int, ...]:
     return g + (1,) * (3 - len(g))
 
 
+def _grid_sequence(name: str, grid: Any) -> Sequence[int]:
+    """The grid as a sequence of block counts: an int is a 1-D grid; anything that is not a
+    sequence is refused with its value."""
+    if isinstance(grid, int) and not isinstance(grid, bool):
+        return (grid,)
+    if hasattr(grid, "__index__") and not isinstance(grid, bool):  # a numpy integer
+        return (int(grid),)
+    if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
+        try:
+            return tuple(grid)
+        except TypeError:
+            raise _fail(
+                "launch.grid",
+                name,
+                f"grid={grid!r}: a grid is a number of blocks (grid=8) or one to three of "
+                f"them (grid=(8, 4))",
+            ) from None
+    return grid
+
+
 def _resolve_grid(kernel: Kernel, grid: Optional[Sequence[int]]) -> tuple[int, ...]:
     name = kernel.name
     declared = kernel.grid
     if grid is not None:
+        grid = _grid_sequence(name, grid)
         if len(grid) == 0 or len(grid) > 3:
             raise _fail("launch.grid", name, f"a grid has 1 to 3 dimensions, got {list(grid)}")
         for axis, n in enumerate(grid):

@@ -187,7 +187,8 @@ def check_access(
     if allow_tma is not None:
         if pointer:
             raise RuleError(
-                "allow_tma is a hint for view loads and stores (cells), not for the pointer path"
+                f"allow_tma={allow_tma!r}: a hint for view loads and stores (cells), not for "
+                f"the pointer path"
             )
         if not isinstance(allow_tma, bool):
             raise RuleError(f"allow_tma {allow_tma!r} is not a bool")

@@ -126,6 +126,7 @@ from tileir.ops.shape import (
     full,
     insert,
     iota,
+    matmul,
     mma,
     mma_scaled,
     num_blocks,
@@ -149,10 +150,53 @@ from tileir.ops.views import (
     scatter,
     scratch,
 )
+from tileir.record.effect import mark_effect_makers
 from tileir.record.tile import constant, install_methods
 
-# the Tile methods that are these operations (t.to, t.reshape, t.broadcast_to)
-install_methods(to=convert, reshape=reshape, broadcast_to=broadcast)
+# the Tile methods that are these operations (t.to, t.reshape, t.broadcast_to, t ** e, a @ b,
+# t.T, t.sum() ...)
+install_methods(
+    to=convert,
+    reshape=reshape,
+    broadcast_to=broadcast,
+    pow=pow,
+    matmul=matmul,
+    permute=permute,
+    reduce_sum=reduce_sum,
+    reduce_max=reduce_max,
+    reduce_min=reduce_min,
+    reduce_prod=reduce_prod,
+)
+
+# the operations whose result the body must yield (or, for an exit, return): a call of one
+# as a statement throws its effect away, which the recorder refuses (tileir.record.dropped)
+mark_effect_makers(
+    load_cell,
+    load_at,
+    store_cell,
+    store_sub,
+    load,
+    store,
+    atomic,
+    atomic_add,
+    atomic_cas,
+    atomic_cell,
+    load_window,
+    gather,
+    scatter,
+    scratch,
+    for_range,
+    loop,
+    continue_,
+    break_,
+    if_,
+    assert_,
+    print_,
+    together,
+    alias_fence,
+    grid_dependency_wait,
+    launch_dependents,
+)
 
 __all__ = [
     # memory effects
@@ -266,6 +310,7 @@ __all__ = [
     "cumprod",
     "mma",
     "mma_scaled",
+    "matmul",
     # assumptions, addresses, globals, shape queries
     "assume_div_by",
     "assume_bounded",

@@ -24,9 +24,12 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from attrs import field, frozen
 
+from tileir.errors import RecordingError
 from tileir.ir.module import Loc
 from tileir.ops.shape import Index, index_tile
 from tileir.record.builder import Builder, Effect, Emit, drive
+from tileir.record.dropped import check_function
+from tileir.record.effect import not_a_tile_hint
 from tileir.record.program import (
     Assert,
     Exit,
@@ -63,6 +66,24 @@ __all__ = [
 Values = Union[TileLike, Sequence[TileLike], None]
 
 
+def _not_a_value(value: object, what: str, op: str, held: str = "is") -> RecordingError:
+    """The refusal of ``value`` as a carried value: an effect (or a helper's generator)
+    returned where it should have been yielded says so, with the line that made it."""
+    if isinstance(value, Effect):
+        made = value.loc if isinstance(value, Emit) else None
+        return refuse(
+            op,
+            f"{what} {held} an effect ({value.op}), returned instead of yielded, so it would "
+            f"never happen: a body or branch yields its effects (`yield store_cell(out, t)`) "
+            f"and returns only tiles",
+            made or user_loc(),
+        )
+    hint = not_a_tile_hint(value)
+    if hint is not None:
+        return refuse(op, f"{what} {held} {hint}", user_loc())
+    return refuse(op, f"{what} {held} {value!r}; carried values are tiles", user_loc())
+
+
 def _as_values(value: object, what: str, op: str) -> tuple[Tile, ...]:
     if isinstance(value, Tile):
         return (value,)
@@ -72,12 +93,12 @@ def _as_values(value: object, what: str, op: str) -> tuple[Tile, ...]:
             if isinstance(v, (bool, int, float)):
                 v = as_tile(v, None, op)
             if not isinstance(v, Tile):
-                raise refuse(op, f"{what} holds {v!r}; carried values are tiles", user_loc())
+                raise _not_a_value(v, what, op, "holds")
             out.append(v)
         return tuple(out)
     if value is None:
         return ()
-    raise refuse(op, f"{what} is {value!r}; carried values are tiles", user_loc())
+    raise _not_a_value(value, what, op)
 
 
 def _shape_back(values: tuple[Tile, ...], like: object) -> Union[Tile, tuple[Tile, ...], None]:
@@ -173,6 +194,7 @@ class _ForRange(Effect):
         inner, ids = inner.fresh(1 + len(self.init))
         iv = inner.var(ids[0], TileType((), I32), self.loc)
         carried = tuple(inner.var(i, t.type, self.loc) for i, t in zip(ids[1:], self.init))
+        check_function(self.body)
         inner, out = drive(inner, self.body(iv, *carried))
         if isinstance(out, LoopExit):
             _check_exit(inner, out, self.loc)
@@ -247,6 +269,7 @@ class _Loop(Effect):
         inner = builder.child(("loop", types))
         inner, ids = inner.fresh(len(self.init))
         carried = tuple(inner.var(i, t, self.loc) for i, t in zip(ids, types))
+        check_function(self.body)
         inner, out = drive(inner, self.body(*carried))
         ex = (
             out
@@ -299,6 +322,7 @@ class _If(Effect):
     def _branch(
         self, builder: Builder, fn: Callable[[], Any], what: str
     ) -> tuple[Builder, tuple[Instr, ...], Optional[tuple[Tile, ...]], object]:
+        check_function(fn)
         inner, out = drive(builder.child(), fn())
         body = tuple(inner.instrs)
         if isinstance(out, LoopExit):

@@ -95,7 +95,8 @@ def access(
         if pointer:
             raise refuse(
                 op,
-                "inbounds is a promise of view accesses (cells), not of the pointer path",
+                f"inbounds={inbounds!r}: a promise of view accesses (cells), not of the "
+                f"pointer path",
                 user_loc(),
             )
         flags = (True,) * n_index if inbounds is True else tuple(bool(b) for b in inbounds)
@@ -182,7 +183,24 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
 
 def load_cell(p: Param, **options: Any) -> Effect:
     """Read this block's cell of ``p`` (yield it): a tile of the cell's shape.  Lanes past
-    the extent read the cells' padding value.  ``options``: the access keywords above."""
+    the extent read the cells' padding value.
+
+    ``options`` are the access keywords every memory op takes:
+
+    * ``ordering``: ``"weak"`` (the default), ``"relaxed"`` or ``"acquire"``;
+    * ``scope``: ``"tl_blk"``, ``"device"`` (the default of a non-weak access) or ``"sys"``;
+    * ``latency`` (1 low .. 10 high) and ``allow_tma``: hints to ``tileiras``;
+    * ``inbounds=True`` (bytecode 13.4): a promise that the cell lies inside the tensor (the
+      view then has no padding value).
+
+    >>> from tileir import In, Out, cells, store_cell, trace, F32
+    >>> def copy(x, out):
+    ...     t = yield load_cell(x, latency=4)
+    ...     yield store_cell(out, t)
+    >>> g = cells([256], [128])
+    >>> trace("copy", copy, In(F32, g), Out(F32, g)).grid
+    (2,)
+    """
     return _load_cells(p, (), "load_cell", options)
 
 

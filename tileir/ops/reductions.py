@@ -31,6 +31,7 @@ from tileir.ops.elementwise import compare
 from tileir.ops.shape import broadcast, iota, reshape, where
 from tileir.record.source import user_loc
 from tileir.record.tile import (
+    Dims,
     Number,
     Region,
     Tile,
@@ -56,6 +57,7 @@ __all__ = [
     "argmax_combiner",
     "argmin_combiner",
     "broadcast_iota",
+    "reduce_dims",
 ]
 
 Operands = Union[Tile, Sequence[Tile]]
@@ -75,8 +77,46 @@ def _numbers(t: Tile, op: str) -> Format:
     return fmt
 
 
-def _named(combiner: str, t: TileLike, dim: int, keepdims: bool) -> Tile:
-    t = as_tile(t, None, "reduce")
+def reduce_dims(t: Tile, dim: Dims, op: str) -> tuple[int, ...]:
+    """``dim`` (an int, a sequence of ints, or None for all) as distinct dimensions of ``t``
+    in ``[0, rank)``, or a refusal that names the value."""
+    if dim is None:
+        return tuple(range(t.rank))
+    if isinstance(dim, (list, tuple)):
+        dims = tuple(reduce_dim(t, d, op) for d in dim)
+        if len(set(dims)) != len(dims):
+            raise refuse(op, f"dims {list(dim)} name one dimension of {t.type} twice", user_loc())
+        return dims
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise refuse(
+            op,
+            f"dim must be an int, a tuple of ints or None (all dimensions) of {t.type}, "
+            f"got {dim!r}",
+            user_loc(),
+        )
+    return (reduce_dim(t, dim, op),)
+
+
+def _named(combiner: str, t: TileLike, dim: Dims, keepdims: bool) -> Tile:
+    op = f"reduce_{combiner}"
+    if not isinstance(t, Tile):
+        t = as_tile(t, None, op)
+    if isinstance(dim, int) and not isinstance(dim, bool):
+        return _named_one(combiner, t, dim, keepdims)
+    dims = reduce_dims(t, dim, op)
+    if not dims:  # a rank-0 tile, or no dimensions named: nothing to combine
+        return t
+    # one reduce per dimension, the highest first, so the lower ones keep their numbers
+    r = t
+    for d in sorted(dims, reverse=True):
+        r = _named_one(combiner, r, d, False)
+    if keepdims:
+        kept = tuple(1 if i in dims else n for i, n in enumerate(t.shape))
+        r = Tile("reshape", (r,), {}, t.type.with_shape(kept), r.loc)
+    return r
+
+
+def _named_one(combiner: str, t: Tile, dim: int, keepdims: bool) -> Tile:
     d = reduce_dim(t, dim)
     shape = reduce_shape(t.shape, d, False)
     identity = float_identity(combiner, _numbers(t, "reduce"))
@@ -92,23 +132,36 @@ def _named(combiner: str, t: TileLike, dim: int, keepdims: bool) -> Tile:
     return r
 
 
-def reduce_max(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
-    """The maximum along ``dim`` (the last by default); ``keepdims`` keeps it with length 1."""
+def reduce_max(t: Tile, dim: Dims = -1, keepdims: bool = False) -> Tile:
+    """The maximum along ``dim``: one dimension (the last by default), a tuple of them, or
+    None for all (a rank-0 result); ``keepdims`` keeps the reduced ones with length 1.
+
+    >>> from tileir.ops.shape import full
+    >>> from tileir.types import F32
+    >>> x = full((4, 8, 2), 1.0, F32)
+    >>> reduce_max(x, (0, 2)).type, reduce_max(x, None).type
+    (tile<8xf32>, tile<f32>)
+    >>> reduce_max(x, None, keepdims=True).type
+    tile<1x1x1xf32>
+    """
     return _named("max", t, dim, keepdims)
 
 
-def reduce_min(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
-    """The minimum along ``dim``; ``keepdims`` keeps it with length 1."""
+def reduce_min(t: Tile, dim: Dims = -1, keepdims: bool = False) -> Tile:
+    """The minimum along ``dim`` (an int, a tuple of ints, or None for all); ``keepdims``
+    keeps the reduced dimensions with length 1."""
     return _named("min", t, dim, keepdims)
 
 
-def reduce_sum(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
-    """The sum along ``dim``; ``keepdims`` keeps it with length 1."""
+def reduce_sum(t: Tile, dim: Dims = -1, keepdims: bool = False) -> Tile:
+    """The sum along ``dim`` (an int, a tuple of ints, or None for all); ``keepdims``
+    keeps the reduced dimensions with length 1."""
     return _named("sum", t, dim, keepdims)
 
 
-def reduce_prod(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
-    """The product along ``dim``; ``keepdims`` keeps it with length 1."""
+def reduce_prod(t: Tile, dim: Dims = -1, keepdims: bool = False) -> Tile:
+    """The product along ``dim`` (an int, a tuple of ints, or None for all); ``keepdims``
+    keeps the reduced dimensions with length 1."""
     return _named("prod", t, dim, keepdims)
 
 
@@ -116,6 +169,8 @@ def reduce_prod(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
 
 
 def _operands(operands: Operands, op: str) -> tuple[Tile, ...]:
+    if not isinstance(operands, (Tile, tuple, list)):
+        raise refuse(op, f"operands are a tile or a tuple of tiles, got {operands!r}", user_loc())
     xs = (operands,) if isinstance(operands, Tile) else tuple(operands)
     if not xs or not all(isinstance(x, Tile) for x in xs):
         raise refuse(op, f"operands are a tile or a tuple of tiles, got {operands!r}", user_loc())
@@ -293,6 +348,8 @@ def scan(
 
 
 def _dim(x: Tile, dim: int, op: str) -> int:
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise refuse(op, f"dim must be an int (a dimension of {x.type}), got {dim!r}", user_loc())
     try:
         return normalize_dim(dim, x.rank)
     except RuleError as err:

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.broadcast import RuleError, check_mma, is_power_of_two, mma_accumulators, widen_many
+from tileir.broadcast import (
+    RuleError,
+    check_mma,
+    is_power_of_two,
+    mma_accumulators,
+    mma_table_text,
+    widen_many,
+)
 from tileir.ir.module import Bounded, DivBy, SameElements
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
@@ -30,6 +37,7 @@ from tileir.record.tile import (
     constant,
     drop_defaults,
     refuse,
+    shape_tuple,
 )
 from tileir.types import F32, I1, I8, I32, MAX_TILE_ELEMENTS, Format, PointerType, TileType
 
@@ -138,8 +146,9 @@ def zeros(like: Union[Param, Sequence[int]], fmt: Optional[Format] = None) -> Ti
 
 def full(shape: Sequence[int], value: Number, fmt: Format = F32) -> Tile:
     """A tile of ``shape`` holding ``value`` everywhere, in ``fmt``."""
+    shape = shape_tuple(shape, "constant")
     check_shape(shape, "constant")
-    return constant(value, fmt, tuple(shape))
+    return constant(value, fmt, shape)
 
 
 def iota(n: int, fmt: Format = I32) -> Tile:
@@ -156,7 +165,7 @@ arange = iota
 def broadcast(t: TileLike, shape: Sequence[int]) -> Tile:
     """``t`` widened to ``shape``: its dimensions of length 1 (or a rank-0 tile) repeat."""
     t = as_tile(t, None, "broadcast")
-    shape = tuple(shape)
+    shape = shape_tuple(shape, "broadcast")
     check_shape(shape, "broadcast")
     if t.rank not in (0, len(shape)) or any(a not in (1, b) for a, b in zip(t.shape, shape)):
         raise refuse(
@@ -170,7 +179,7 @@ def broadcast(t: TileLike, shape: Sequence[int]) -> Tile:
 def reshape(t: Tile, shape: Sequence[int]) -> Tile:
     """``t``'s elements in row-major order as a tile of ``shape`` (same element count)."""
     t = as_tile(t, None, "reshape")
-    shape = tuple(shape)
+    shape = shape_tuple(shape, "reshape")
     check_shape(shape, "reshape")
     n = 1
     for d in shape:
@@ -184,7 +193,8 @@ def reshape(t: Tile, shape: Sequence[int]) -> Tile:
 
 def permute(t: Tile, permutation: Sequence[int]) -> Tile:
     """``t``'s dimensions reordered: result dimension ``i`` is ``t``'s dimension ``permutation[i]``."""
-    perm = tuple(permutation)
+    t = as_tile(t, None, "permute")
+    perm = shape_tuple(permutation, "permute", "the permutation")
     if t.rank < 2 or sorted(perm) != list(range(t.rank)):
         raise refuse("permute", f"{list(perm)} is not a permutation of {t.type}'s dimensions")
     return Tile(
@@ -198,11 +208,14 @@ def permute(t: Tile, permutation: Sequence[int]) -> Tile:
 
 def transpose(t: Tile) -> Tile:
     """The two dimensions of a matrix swapped."""
-    return t.transpose()
+    return as_tile(t, None, "permute").transpose()
 
 
 def cat(lhs: Tile, rhs: Tile, dim: int = 0) -> Tile:
     """``lhs`` and ``rhs`` joined along ``dim`` (the other dimensions must agree)."""
+    lhs, rhs = as_tile(lhs, None, "cat"), as_tile(rhs, None, "cat")
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise refuse("cat", f"dim must be an int, got {dim!r}")
     if (
         lhs.format != rhs.format
         or lhs.rank != rhs.rank
@@ -217,6 +230,8 @@ def cat(lhs: Tile, rhs: Tile, dim: int = 0) -> Tile:
 
 
 def _block_index(index: Sequence[Index], rank: int, op: str, what: str) -> tuple[Tile, ...]:
+    if isinstance(index, (Tile, int)) or not hasattr(index, "__iter__"):
+        raise refuse(op, f"{what} takes a sequence of {rank} indices, got {index!r}", user_loc())
     index = list(index)
     if len(index) != rank:
         raise refuse(
@@ -229,7 +244,7 @@ def extract(source: Tile, index: Sequence[Index], shape: Sequence[int]) -> Tile:
     """The block of ``shape`` at block index ``index`` of ``source`` (``index[d]`` counts
     blocks of ``shape[d]``; each must divide the source's dimension) (``extract``)."""
     source = as_tile(source, None, "extract")
-    shape = tuple(shape)
+    shape = shape_tuple(shape, "extract")
     check_shape(shape, "extract")
     if len(shape) != source.rank or any(s % d for s, d in zip(source.shape, shape)):
         raise refuse(
@@ -309,6 +324,13 @@ def mma(
     op = "mmai" if a.format == I8 else "mmaf"
     if isinstance(a.format, PointerType) or isinstance(b.format, PointerType):
         raise refuse(op, f"mma multiplies numbers; lhs {a.type}, rhs {b.type}", user_loc())
+    if a.rank not in (2, 3) or b.rank != a.rank:
+        raise refuse(
+            op,
+            f"mma takes rank-2 (or batched rank-3) tiles of one rank, got lhs {a.type} and "
+            f"rhs {b.type}",
+            user_loc(),
+        )
     if not isinstance(acc, Tile):
         allowed = mma_accumulators(a.format) or ("f32",)
         acc = constant(acc, Format(allowed[-1]), a.shape[:-2] + (a.shape[-2], b.shape[-1]))
@@ -320,7 +342,9 @@ def mma(
         raise refuse(op, f"lhs {a.type}, rhs {b.type}, acc {acc.type}: {err}") from None
     if op == "mmai":
         if fast_acc:
-            raise refuse(op, "fast_acc is for float products (mmaf)", user_loc())
+            raise refuse(
+                op, f"fast_acc is for float products (mmaf); the factors are {a.type}", user_loc()
+            )
         lhs, rhs = _signs(signed)
         attrs_: dict[str, object] = {"signedness_lhs": lhs, "signedness_rhs": rhs}
     else:
@@ -328,6 +352,24 @@ def mma(
             raise refuse(op, "signed is for i8 products (mmai)", user_loc())
         attrs_ = {"fast_acc": bool(fast_acc)}
     return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc())
+
+
+def matmul(a: Tile, b: Tile) -> Tile:
+    """``a @ b``: :func:`mma` into a fresh zero accumulator in the widest format the pair
+    allows (f16 x f16 into f32, i8 x i8 into i32, ...).
+
+    >>> from tileir.types import F16
+    >>> (full((16, 32), 1.0, F16) @ full((32, 8), 1.0, F16)).type
+    tile<16x8xf32>
+    """
+    if not isinstance(a, Tile) or not isinstance(b, Tile):
+        raise refuse(
+            "mmaf",
+            f"`@` multiplies two tiles, got {a!r} and {b!r} (the dialect's pairs: "
+            f"{mma_table_text()})",
+            user_loc(),
+        )
+    return mma(a, b, 0)
 
 
 #: (factor format, scale format) -> the block sizes (elements along K per scale) allowed
@@ -361,6 +403,10 @@ def mma_scaled(a: Tile, b: Tile, acc: TileLike, a_scale: Tile, b_scale: Tile) ->
     tiles = [x for x in (a, b, a_scale, b_scale)]
     if not all(isinstance(x, Tile) for x in tiles):
         raise refuse(op, f"mma_scaled takes tiles, got {tiles!r}", user_loc())
+    if a.rank != 2 or b.rank != 2:
+        raise refuse(
+            op, f"mma_scaled takes matrices, got lhs {a.type} and rhs {b.type}", user_loc()
+        )
     if not isinstance(acc, Tile):
         acc = constant(acc, F32, a.shape[:-2] + (a.shape[-2], b.shape[-1]))
     types = f"lhs {a.type}, rhs {b.type}, acc {acc.type}, scales {a_scale.type}, {b_scale.type}"
@@ -426,7 +472,11 @@ def assume_div_by(
             "assume", f"div_by<{divisor!r}>: the divisor must be a power of two", user_loc()
         )
     if (every is None) != (along is None):
-        raise refuse("assume", "div_by: `every` and `along` go together", user_loc())
+        raise refuse(
+            "assume",
+            f"div_by: `every` and `along` go together (every={every!r}, along={along!r})",
+            user_loc(),
+        )
     if (
         every is not None
         and along is not None  # (given with every, as just checked)

@@ -186,15 +186,15 @@ class RealDevice(Device):
         dtype = buf.format.numpy_dtype
         if isinstance(array, np.ndarray) and src.dtype != dtype:
             raise LaunchError(
-                f"copy_in: the array holds {src.dtype} and {buf!r} holds "
-                f"{buf.format} ({dtype}); convert it first",
+                f"the array holds {src.dtype} and {buf!r} holds {buf.format} "
+                f"({dtype}); convert it first: array.astype({buf.format.name.upper()}.numpy_dtype)",
                 op="copy_in",
                 kind="copy.format",
             )
         flat = np.ascontiguousarray(src.reshape(-1).astype(dtype, copy=False))
         if flat.size > buf.length:
             raise LaunchError(
-                f"copy_in: {flat.size} element(s) do not fit {buf!r}",
+                f"{flat.size} element(s) do not fit {buf!r}",
                 op="copy_in",
                 kind="copy.size",
             )
@@ -215,11 +215,11 @@ class RealDevice(Device):
         return (start, start + max(1, buf.handle.nbytes))
 
     # -- launch checks -------------------------------------------------------------------
-    def arg_info(self, arg) -> ArgInfo:
+    def arg_info(self, arg, index: Optional[int] = None) -> ArgInfo:
         if isinstance(arg, DeviceArray):
             start = arg.device_pointer
             return ArgInfo(arg.format, arg.size, (start, start + max(1, arg.nbytes)))
-        return super().arg_info(arg)
+        return super().arg_info(arg, index)
 
     def _adopt(self, kernel, args: Sequence) -> list:
         """GPU arrays of other libraries as DeviceArrays (no copy), refused when a kernel

@@ -33,6 +33,8 @@ from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
 from tileir.ir.module import Loc
+from tileir.record.dropped import check_generator
+from tileir.record.effect import Effect
 from tileir.record.markers import Param
 from tileir.record.program import Instr
 from tileir.record.tile import Tile
@@ -84,19 +86,6 @@ class Builder:
 
     def var(self, ident: int, ttype: TileType, loc: Optional[Loc] = None) -> Tile:
         return Tile("var", (), {"id": ident}, ttype, loc)
-
-
-class Effect:
-    """An instruction a kernel body yields.  Subclasses implement ``apply``."""
-
-    op = "effect"
-
-    def apply(self, builder: Builder) -> tuple[Builder, Any]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def refuse(self, message: str) -> RecordingError:
-        loc = getattr(self, "loc", None)
-        return RecordingError(message, op=self.op, where=str(loc) if loc else None)
 
 
 @frozen
@@ -160,6 +149,7 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     """
     if not isinstance(produced, GeneratorType):  # what inspect.isgenerator asks
         return builder, produced
+    check_generator(produced)  # an effect made and thrown away is refused here
     value: Any = None
     while True:
         try:
@@ -174,6 +164,14 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
                     f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
                     f"the loop body or from an if_ branch",
                     op=effect.kind,
+                    where=where,
+                )
+            if isinstance(effect, GeneratorType):
+                name = getattr(effect, "__name__", "helper")
+                raise RecordingError(
+                    f"the body yielded a call of `{name}`, a helper that has effects (a "
+                    f"generator); call it with `yield from`: `x = yield from {name}(...)`",
+                    op="yield",
                     where=where,
                 )
             what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"

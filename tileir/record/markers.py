@@ -23,6 +23,7 @@ from typing import ClassVar, Optional, Sequence, Union
 
 import attrs
 
+from tileir.errors import UsageError
 from tileir.types import (
     DYN_DIM,
     FREE_AXIS,
@@ -56,40 +57,44 @@ _Axis = Union[int, _Sentinel]
 
 def _check_cells(cells_: "Cells") -> None:
     if len(cells_.tile) != len(cells_.extent) or len(cells_.along) != len(cells_.extent):
-        raise ValueError(
-            f"cells: extent {_show(cells_.extent)}, tile {_show(cells_.tile)} and along "
-            f"{_show(cells_.along)} must have one entry per dimension"
+        raise UsageError(
+            f"extent {_show(cells_.extent)}, tile {_show(cells_.tile)} and along "
+            f"{_show(cells_.along)} must have one entry per dimension",
+            op="cells",
         )
     if not cells_.extent:
-        raise ValueError("cells: a cell needs at least one dimension")
+        raise UsageError("a cell needs at least one dimension", op="cells")
     for d, t in enumerate(cells_.tile):
         if t <= 0 or t & (t - 1):
-            raise ValueError(
-                f"cells: tile {_show(cells_.tile)} has {t} in dimension {d}; "
-                f"Tile IR tiles are powers of two"
+            raise UsageError(
+                f"tile {_show(cells_.tile)} has {t} in dimension {d}; "
+                f"Tile IR tiles are powers of two",
+                op="cells",
             )
     for d, e in enumerate(cells_.extent):
         if e is not DYN_DIM and (not isinstance(e, int) or e <= 0):
-            raise ValueError(
-                f"cells: extent {_show(cells_.extent)} has {e!r} in dimension {d}; "
-                f"an extent is a positive int or DYN_DIM"
+            raise UsageError(
+                f"extent {_show(cells_.extent)} has {e!r} in dimension {d}; "
+                f"an extent is a positive int or DYN_DIM",
+                op="cells",
             )
     seen: set[_Axis] = set()
     for d, a in enumerate(cells_.along):
         if a is FREE_AXIS:
             continue
         if a not in (0, 1, 2):
-            raise ValueError(
-                f"cells: along {_show(cells_.along)} has {a!r} in dimension {d}; "
-                f"a grid axis is 0, 1 or 2 (or FREE_AXIS)"
+            raise UsageError(
+                f"along {_show(cells_.along)} has {a!r} in dimension {d}; "
+                f"a grid axis is 0, 1 or 2 (or FREE_AXIS)",
+                op="cells",
             )
         if a in seen:
-            raise ValueError(f"cells: along {_show(cells_.along)} names grid axis {a} twice")
+            raise UsageError(f"along {_show(cells_.along)} names grid axis {a} twice", op="cells")
         seen.add(a)
     if cells_.pad not in PADDING_VALUES:
-        raise ValueError(
-            f"cells: pad={cells_.pad!r}; the dialect's padding values are "
-            f"{', '.join(PADDING_VALUES)}"
+        raise UsageError(
+            f"pad={cells_.pad!r}; the dialect's padding values are {', '.join(PADDING_VALUES)}",
+            op="cells",
         )
 
 
@@ -159,8 +164,19 @@ def cells(
 
     ``along`` defaults to dimension ``d`` following grid axis ``d``.
     """
+    for what, value in (("extent", extent), ("tile", tile), ("along", along)):
+        if what == "along" and value is None:
+            continue
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise UsageError(
+                f"{what} is a list with one entry per dimension, got {value!r} "
+                f"(for example cells([1000], [128]))",
+                op="cells",
+            )
     extent_t = tuple(extent)
     along_t = tuple(range(len(extent_t))) if along is None else tuple(along)
+    if any(isinstance(t, bool) or not hasattr(t, "__index__") for t in tile):
+        raise UsageError(f"tile {list(tile)} must hold whole numbers", op="cells")
     return Cells(extent_t, tuple(int(t) for t in tile), along_t, pad)
 
 
@@ -204,10 +220,20 @@ class In(Marker):
 
 @attrs.frozen(repr=False)
 class Out(Marker):
-    """A buffer written through its cells (``store_cell``, ``store_sub``); its cells are the grid."""
+    """A buffer written through its cells (``store_cell``, ``store_sub``); its cells are the grid.
+
+    ``trace`` refuses a body that never writes an Out (a forgotten ``yield`` drops a store);
+    ``unwritten_ok=True`` says the Out may stay unwritten (a kernel that writes it only in
+    some configurations).
+    """
 
     cells: Cells = attrs.field(default=None)
+    unwritten_ok: bool = attrs.field(default=False, kw_only=True)
     role = "Out"
+
+    def __repr__(self) -> str:
+        text = Marker.__repr__(self)
+        return text[:-1] + ", unwritten_ok=True)" if self.unwritten_ok else text
 
 
 @attrs.frozen(repr=False)
@@ -232,32 +258,39 @@ class Scalar(Marker):
 
 def _validate_marker(marker: Marker) -> None:
     if not isinstance(marker.format, Format):
-        raise TypeError(
+        raise UsageError(
             f"{type(marker).__name__}: format must be a tileir Format such as F32, "
-            f"got {marker.format!r}"
+            f"got {marker.format!r}",
+            op=type(marker).__name__,
         )
     if isinstance(marker, (In, Out)) and not isinstance(marker.cells, Cells):
-        raise TypeError(f"{type(marker).__name__}({marker.format}, ...) needs cells(extent, tile)")
+        raise UsageError(
+            f"{type(marker).__name__}({marker.format}, ...) needs cells(extent, tile)",
+            op=type(marker).__name__,
+        )
     if marker.ptr_attr is not None:
         if isinstance(marker, Scalar):
-            raise TypeError(
+            raise UsageError(
                 f"Scalar({marker.format}): a value has no pointer, so no ptr_attr "
-                f"(got {marker.ptr_attr!r})"
+                f"(got {marker.ptr_attr!r})",
+                op=type(marker).__name__,
             )
         if marker.ptr_attr not in PTR_ATTRS:
-            raise TypeError(
+            raise UsageError(
                 f"{type(marker).__name__}({marker.format}, ...): ptr_attr must be "
                 f"one of {PTR_ATTRS} (all tileiras 13.4 knows), got "
-                f"{marker.ptr_attr!r}"
+                f"{marker.ptr_attr!r}",
+                op=type(marker).__name__,
             )
     if (
         isinstance(marker, Shared)
         and marker.cells is not None
         and not isinstance(marker.cells, Cells)
     ):
-        raise TypeError(
+        raise UsageError(
             f"Shared({marker.format}, ...): cells must come from cells(extent, tile), "
-            f"got {marker.cells!r}"
+            f"got {marker.cells!r}",
+            op=type(marker).__name__,
         )
 
 
@@ -307,6 +340,6 @@ def retile(
 ) -> Param:
     """A second view of ``param`` in other cells (to read an ``In`` in two shapes)."""
     if not isinstance(param, Param):
-        raise TypeError(f"retile takes a kernel parameter, got {param!r}")
+        raise UsageError(f"retile takes a kernel parameter, got {param!r}", op="retile")
     view = cells(extent, tile, along, pad or (param.cells.pad if param.cells else "zero"))
     return Param(param.index, param.marker, view)

@@ -22,6 +22,7 @@ argument) and ``result`` (result ``index`` of a multi-result ``reduce`` /
 from __future__ import annotations
 
 import math
+import operator as _operator
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, Sequence, Union
 
 from attrs import field, frozen
@@ -34,11 +35,13 @@ from tileir.ir.dialect import ENUMS
 from tileir.ir.module import Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes
 from tileir.ir.signatures import attr_defaults
+from tileir.record.effect import not_a_tile_hint
 from tileir.record.source import user_loc
 from tileir.types import F32, I1, I32, ElementType, Format, PointerType, TileType
 
 __all__ = [
     "Tile",
+    "Dims",
     "Region",
     "constant",
     "as_tile",
@@ -47,6 +50,7 @@ __all__ = [
     "TileLike",
     "drop_defaults",
     "install_methods",
+    "shape_tuple",
 ]
 
 #: Tile methods whose work a kernel-facing operation does (``t.to(F16)`` is
@@ -69,6 +73,35 @@ def _method(name: str) -> Callable[..., "Tile"]:
 
 
 Number = Union[int, float, bool]
+#: The dimensions a reduction runs over: one, several, or None for all of them.
+Dims = Union[int, Sequence[int], None]
+
+#: numpy ufunc name -> the Python operator it is when a numpy number meets a tile
+_UFUNC_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "add": _operator.add,
+    "subtract": _operator.sub,
+    "multiply": _operator.mul,
+    "true_divide": _operator.truediv,
+    "divide": _operator.truediv,
+    "power": _operator.pow,
+}
+
+#: numpy ufunc name -> what a kernel writes instead, for the refusal of a ufunc on a tile
+_UFUNC_INSTEAD = {
+    "add": "`a + b`",
+    "subtract": "`a - b`",
+    "multiply": "`a * b`",
+    "true_divide": "`a / b`",
+    "divide": "`a / b`",
+    "power": "`a ** b`",
+    "matmul": "`a @ b` or mma(a, b, acc)",
+    "negative": "`-a`",
+    "maximum": "maximum(a, b)",
+    "minimum": "minimum(a, b)",
+    "absolute": "absolute(a) or abs(a)",
+    **{n: f"{n}(t)" for n in ("exp", "exp2", "log", "log2", "sqrt", "sin", "cos", "tan")},
+    **{n: f"{n}(t)" for n in ("sinh", "cosh", "tanh", "floor", "ceil")},
+}
 
 if TYPE_CHECKING:
     # the tuple fields' converter (the builtin ``tuple``), as the checker sees it
@@ -119,13 +152,61 @@ class Tile:
 
     def __iter__(self) -> NoReturn:
         raise refuse(
-            self.op,
+            "iter()",
             f"a {self.type} cannot be iterated in Python; index it on the device "
             f"with extract, or reduce it",
         )
 
     def __len__(self) -> int:
-        raise refuse(self.op, f"a {self.type} has no Python length; use .shape")
+        raise refuse("len()", f"a {self.type} has no Python length; use .shape")
+
+    # -- Python protocols a tile cannot serve: what to write instead ------------------------
+    def __index__(self) -> NoReturn:
+        raise refuse(
+            "int()",
+            f"a {self.type} was used as a Python int (range(), a list index ...); its value is "
+            f"only known on the device: loop with `yield for_range(start, stop, body)` (whose "
+            f"bounds may be tiles), index a tile with extract()",
+        )
+
+    def __int__(self) -> NoReturn:
+        self.__index__()
+
+    def __float__(self) -> NoReturn:
+        raise refuse(
+            "float()",
+            f"a {self.type} was used as a Python float; its value is only known on the "
+            f"device: keep computing with tiles (convert formats with .to(F32))",
+        )
+
+    def __getitem__(self, index: object) -> NoReturn:
+        raise refuse(
+            "[]",
+            f"a {self.type} cannot be indexed with [{index!r}]; take a sub-tile with "
+            f"extract(t, index, shape), one element with reshape/extract",
+        )
+
+    def __array__(self, *args: object, **kwargs: object) -> NoReturn:
+        raise refuse(
+            "numpy",
+            f"a {self.type} is not a numpy array: it is recorded, not computed; its values "
+            f"exist only when the kernel runs (on FakeDevice or a GPU)",
+        )
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Tile:
+        name = getattr(ufunc, "__name__", str(ufunc))
+        operator = _UFUNC_OPERATORS.get(name)
+        if operator is not None and method == "__call__" and not kwargs and len(inputs) == 2:
+            # a numpy number beside a tile (``np.float32(2) * t``): the Python number's op
+            a, b = (_python_number(x) for x in inputs)
+            if all(isinstance(x, (Tile, bool, int, float)) for x in (a, b)):
+                return operator(a, b)
+        instead = _UFUNC_INSTEAD.get(name, f"tileir's own {name} if it has one (see tileir.ops)")
+        raise refuse(
+            f"numpy.{name}",
+            f"numpy's `{name}` cannot run on a {self.type}: a tile is recorded, not computed; "
+            f"write {instead} (a numpy number as an operand: convert it with float() or int())",
+        )
 
     # -- arithmetic (element-wise, with widening) -----------------------------------------
     def __add__(self, other: TileLike) -> Tile:
@@ -209,7 +290,48 @@ class Tile:
     def __ge__(self, other: TileLike) -> Tile:  # type: ignore[misc]
         return compare("greater_than_or_equal", self, other)
 
+    def __pow__(self, other: TileLike) -> Tile:
+        return _method("pow")(self, other)
+
+    def __rpow__(self, other: TileLike) -> Tile:
+        return _method("pow")(other, self)
+
+    def __matmul__(self, other: Tile) -> Tile:
+        return _method("matmul")(self, other)
+
+    def __rmatmul__(self, other: Tile) -> Tile:
+        return _method("matmul")(other, self)
+
     # -- methods ---------------------------------------------------------------------------
+    def astype(self, fmt: Format, rounding: Optional[str] = None, **options: Any) -> "Tile":
+        """The same as :meth:`to` (numpy's spelling)."""
+        return _method("to")(self, fmt, rounding, **options)
+
+    @property
+    def T(self) -> "Tile":
+        """The dimensions reversed (numpy's ``.T``): a matrix transposed; a tile of rank 0
+        or 1 as it is."""
+        if self.rank < 2:
+            return self
+        return _method("permute")(self, tuple(range(self.rank))[::-1])
+
+    def sum(self, dim: Dims = None, keepdims: bool = False) -> "Tile":
+        """:func:`~tileir.ops.reduce_sum` over ``dim``: an int, a tuple of ints, or None (the
+        default, as numpy's) for all of them."""
+        return _method("reduce_sum")(self, dim, keepdims)
+
+    def max(self, dim: Dims = None, keepdims: bool = False) -> "Tile":
+        """:func:`~tileir.ops.reduce_max` over ``dim`` (all dimensions by default)."""
+        return _method("reduce_max")(self, dim, keepdims)
+
+    def min(self, dim: Dims = None, keepdims: bool = False) -> "Tile":
+        """:func:`~tileir.ops.reduce_min` over ``dim`` (all dimensions by default)."""
+        return _method("reduce_min")(self, dim, keepdims)
+
+    def prod(self, dim: Dims = None, keepdims: bool = False) -> "Tile":
+        """:func:`~tileir.ops.reduce_prod` over ``dim`` (all dimensions by default)."""
+        return _method("reduce_prod")(self, dim, keepdims)
+
     def to(self, fmt: Format, rounding: Optional[str] = None, **options: Any) -> "Tile":
         """This tile converted to ``fmt`` (ftof / itof / ftoi / exti / trunci as the formats
         say); ``options`` are :func:`tileir.ops.convert`'s (signed, saturating, overflow)."""
@@ -258,8 +380,35 @@ def constant(value: Number, fmt: Format, shape: Sequence[int] = ()) -> Tile:
     return _constant(value, fmt, shape, None)
 
 
+def shape_tuple(shape: object, op: str, what: str = "shape") -> tuple[int, ...]:
+    """``shape`` as a tuple (an int is a 1-D shape, as numpy takes it), or a refusal naming
+    the value when it is not a sequence of whole numbers."""
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        return (shape,)
+    if isinstance(shape, Tile):
+        raise refuse(op, f"{what} is a Python sequence of ints, got the tile {shape.type}")
+    try:
+        out: tuple[Any, ...] = tuple(shape)  # type: ignore[arg-type]
+    except TypeError:
+        raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}") from None
+    if any(isinstance(d, bool) or not hasattr(d, "__index__") for d in out):
+        raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}")
+    return tuple(int(d) for d in out)
+
+
 def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
     # ``loc``: the user's location when the caller has it already (else looked up here)
+    if not isinstance(fmt, Format):
+        raise refuse(
+            "constant", f"the format must be a tileir Format such as F32, got {fmt!r}", loc
+        )
+    shape = shape_tuple(shape, "constant")
+    if isinstance(value, Tile):
+        raise refuse("constant", f"the value is a Python number, got {value!r}", loc)
+    if not_a_tile_hint(value) is not None:
+        raise refuse("constant", not_a_tile_message(value), loc)
+    if not hasattr(value, "__float__"):
+        raise refuse("constant", not_a_tile_message(value), loc)
     ttype = TileType(tuple(shape), fmt)
     if fmt.is_int and isinstance(value, float) and not value.is_integer():
         raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
@@ -284,13 +433,35 @@ def as_tile(value: object, like: Optional[Tile] = None, op: str = "operand") -> 
     return _as_tile(value, like, op, None)
 
 
+def _python_number(value: object) -> object:
+    """A numpy number (a rank-0 numpy value: ``np.float32(2)``) as the Python number it holds;
+    anything else as it is."""
+    if (
+        getattr(value, "ndim", None) == 0
+        and hasattr(value, "item")
+        and not isinstance(value, Tile)
+    ):
+        return value.item()
+    return value
+
+
 def _as_tile(value: object, like: Optional[Tile], op: str, loc: Optional[Loc]) -> Tile:
     # ``loc``: the user's location when the caller has it already
     if isinstance(value, Tile):
         return value
+    value = _python_number(value)
     if isinstance(value, (bool, int, float)):
         return _constant(value, _format_for_number(value, like), (), loc)
-    raise refuse(op, f"expected a tile or a number, got {type(value).__name__} {value!r}", loc)
+    raise refuse(op, not_a_tile_message(value), loc)
+
+
+def not_a_tile_message(value: object) -> str:
+    """Why ``value`` is not an operand, and what to write instead when it is an effect or
+    a helper's generator."""
+    hint = not_a_tile_hint(value)
+    if hint is not None:
+        return hint
+    return f"expected a tile or a number, got {type(value).__name__} {value!r}"
 
 
 # ----------------------------------------------------------------------------- element-wise
@@ -355,10 +526,10 @@ def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
     try:
         shape = widen_shapes(lhs.shape, rhs.shape)
     except RuleError as err:
-        declared = lhs.type if lhs.rank >= rhs.rank else rhs.type
-        other, side = (rhs, "rhs") if declared is lhs.type else (lhs, "lhs")
         raise refuse(
-            op, f"{side} is {other.type}, declared {declared}: {err}", user_loc()
+            op,
+            f"lhs is {lhs.type} and rhs is {rhs.type}, which do not broadcast: {err}",
+            user_loc(),
         ) from None
     return _widen_to(lhs, shape, op), _widen_to(rhs, shape, op)
 
@@ -367,10 +538,27 @@ def _same_format(op: str, lhs: Tile, rhs: Tile) -> None:
     if lhs.format != rhs.format:
         raise refuse(
             op,
-            f"lhs is {lhs.type} and rhs is {rhs.type}: formats differ; convert one "
-            f"with .to({lhs.format})",
+            f"lhs is {lhs.type} and rhs is {rhs.type}: formats differ; "
+            f"{widening_hint(lhs.format, rhs.format)}",
             user_loc(),
         )
+
+
+def widening_hint(lhs: ElementType, rhs: ElementType) -> str:
+    """How to make two formats agree without losing precision: convert the narrower side to
+    the wider format (both to f32 when neither holds the other, as f16 and bf16)."""
+    if not isinstance(lhs, Format) or not isinstance(rhs, Format):
+        return f"convert one with .to({lhs})"
+    if lhs.is_float != rhs.is_float:
+        wide, side = (lhs, "rhs") if lhs.is_float else (rhs, "lhs")
+        return f"convert the {side} with .to({wide.name.upper()})"
+    if lhs.bits == rhs.bits and lhs.is_float and "f32" in (lhs.name, rhs.name):
+        return f"convert the {'rhs' if lhs.name == 'f32' else 'lhs'} with .to(F32)"
+    if lhs.bits == rhs.bits:  # f16 and bf16, f8 kinds: neither holds the other
+        wide_name = "F32" if lhs.is_float else lhs.name.upper()
+        return f"convert both with .to({wide_name})"
+    wide, side = (lhs, "rhs") if lhs.bits > rhs.bits else (rhs, "lhs")
+    return f"widen the {side} with .to({wide.name.upper()})"
 
 
 def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
@@ -470,7 +658,9 @@ def compare(
     return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
 
 
-def reduce_dim(x: Tile, dim: int) -> int:
+def reduce_dim(x: Tile, dim: int, op: str = "reduce") -> int:
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise refuse(op, f"dim must be an int (a dimension of {x.type}), got {dim!r}", user_loc())
     try:
         return normalize_dim(dim, x.rank)
     except RuleError as err:
