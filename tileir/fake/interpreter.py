@@ -63,6 +63,7 @@ import attrs
 import numpy as np
 
 from tileir.errors import InterpretError
+from tileir.fake.admit import admit
 from tileir.fake.frames import Frame
 from tileir.fake.machine import Machine
 from tileir.fake.memory import Memory
@@ -262,6 +263,7 @@ def execute(
     max_chunk_bytes: int = 256 << 20,
     stream: Optional[TextIO] = None,
     owned: Sequence[int] = (),
+    verify: bool = True,
 ) -> Execution:
     """Run entry ``entry`` of ``module`` over ``grid``; a fault of the kernel comes back as
     data (:class:`Execution` ``.error`` / ``.fault``), not as an exception.
@@ -273,6 +275,8 @@ def execute(
     :class:`~tileir.errors.InterpretError` for a launch that cannot start (unknown entry,
     arguments that do not fit, a bad grid or ``order``).
     """
+    if verify:
+        admit(module)  # the checker's verdict, once per Module object (``admit``)
     try:
         fn = module.function(entry)
     except KeyError as e:
@@ -324,6 +328,7 @@ def interpret(
     stream: Optional[TextIO] = None,
     order: Optional[Sequence[BlockLike]] = None,
     owned: Sequence[int] = (),
+    verify: bool = True,
 ) -> list[Any]:
     """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
 
@@ -338,7 +343,9 @@ def interpret(
     module docstring.  ``order`` (block ids) runs those blocks one at a time in
     that order instead of the whole grid together (see :func:`execute`, which
     also returns the fault as data).  Raises :class:`~tileir.errors.InterpretError`
-    naming the op, its source line and the block for anything the kernel may not do.
+    naming the op, its source line and the block for anything the kernel may not do, and
+    :class:`~tileir.errors.VerifyError` for a module the checker refuses (``verify``: see
+    :func:`execute`).
     """
     run = execute(
         module,
@@ -350,6 +357,7 @@ def interpret(
         max_chunk_bytes=max_chunk_bytes,
         stream=stream,
         owned=owned,
+        verify=verify,
     )
     if run.error is not None:
         raise run.error
