@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tileir.fake.limits import power_text
 from tileir.fake.rules import atomics
 from tileir.fake.values import (
     TOKEN_VALUE,
@@ -412,6 +413,16 @@ def _alloca(ctx, op, args):
     fmt = op.results[0].type.element.pointee
     n = int(attr_of(op, "num_elem"))
     b = ctx.b
+    # what the launch allocates (globals, allocas: keys that are names) stays in its limit
+    want = b * n * numpy_dtype(fmt).itemsize
+    held = sum(s.backing.nbytes for s in ctx.memory.segments if isinstance(s.key, str))
+    if held + want > ctx.limits.max_launch_bytes:
+        raise ctx.error(
+            op,
+            f"an alloca of {n} elements for {b} block(s) ({want} bytes, {held} already held) "
+            f"passes the limit of {power_text(ctx.limits.max_launch_bytes)} bytes per "
+            f"launch; {ctx.limits.advice('max_launch_bytes')}",
+        )
     backing = np.zeros(b * n, dtype=numpy_dtype(fmt))
     seg = ctx.memory.add(
         f"alloca%{op.results[0].id}",
