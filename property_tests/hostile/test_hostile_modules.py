@@ -28,7 +28,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from support.module_builder import F32, I1, I32, I64, FunctionBuilder, ptr, scalar, tile
@@ -72,9 +72,12 @@ def _run(module, entry, args, grid, owned, verify):
     """One launch: its outputs, or None when it was refused; only tileir's errors may
     come out of it."""
     try:
-        return interpret(module, entry, args, grid, owned=owned, verify=verify, limits=LIMITS)
-    except TileIRError:
+        out = interpret(module, entry, args, grid, owned=owned, verify=verify, limits=LIMITS)
+    except TileIRError as e:
+        event(f"launch refused: {type(e).__name__}")
         return None
+    event("launch ran to the end")
+    return out
 
 
 # ----------------------------------------------------------------------------- drawn views
@@ -193,6 +196,7 @@ def test_mutated_golden_bytecode_decodes_or_is_refused_and_runs_inside_its_buffe
     try:
         module = decode(bytes(data))
     except TileIRError:
+        event("refused by the decoder")
         return
     for g in _launch_decoded(module, scalar_value, owned):
         g.assert_guards_kept()
@@ -204,6 +208,7 @@ def test_random_bytes_decode_or_are_refused_and_run_inside_their_buffers(blob):
     try:
         module = decode(head + blob)
     except TileIRError:
+        event("refused by the decoder")
         return
     for g in _launch_decoded(module, 16, False):
         g.assert_guards_kept()
