@@ -10,6 +10,7 @@ so a recorded kernel launched a thousand times is checked once.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Optional
 
@@ -52,7 +53,7 @@ def admit(module: Module) -> None:
     key = id(module)
     got = _VERDICTS.get(key)
     if got is None or got[0]() is not module:
-        ref = weakref.ref(module, lambda r, k=key: _forget(k, r))
+        ref: weakref.ref = weakref.ref(module, functools.partial(_forget, key))
         got = (ref, _verdict(module))
         _VERDICTS[key] = got
     if got[1] is not None:

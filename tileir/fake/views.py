@@ -381,7 +381,7 @@ def plan_tile(
     coords = []
     origin = base_elem
     full = np.ones(1, dtype=bool)
-    if gather:
+    if isinstance(vt, GatherScatterViewType):  # (``gather``, spelt for the type checker)
         sd = vt.sparse_dim
         for k in range(r):
             if k == sd:
