@@ -9,7 +9,9 @@ allowed are tileir's own (``TileIRError`` subclasses).  The draws:
 * views with drawn shapes and strides: negative, zero, huge (up to 2^62), static or passed
   in at run time, loaded and stored at drawn (also huge) tile indices, checked by the
   checker first and also run without it (the rules' own bounds are the last defence);
-* golden bytecode (golden/) with a few bytes mutated, and random bytes, decoded and run;
+* golden bytecode (golden/) with a few bytes mutated, random well-formed Modules (the
+  bytecode properties' ``modules()`` strategy: loops, views, pointer loads, stores and
+  atomics, allocas) encoded and maybe mutated, and random bytes: decoded and run;
 * regions nested up to past the decoder's limit.
 
 The ci profile (the default) tries 60 examples per property (5 properties); see the note
@@ -41,6 +43,10 @@ from tileir.types import PointerType, TileType
 
 GUARD = 64
 LIMITS = Limits(max_trips=256, max_tile_elements=1 << 16, max_launch_bytes=64 << 20)
+# the bytecode properties' strategy of random well-formed Modules (its folder imports flat)
+sys.path.insert(0, str(Path(__file__).parents[1] / "bytecode"))
+from module_strategies import modules  # noqa: E402
+
 GOLDEN = sorted(str(p) for p in (Path(__file__).parents[2] / "golden").glob("*/*.tileirbc"))
 
 
@@ -199,6 +205,24 @@ def test_mutated_golden_bytecode_decodes_or_is_refused_and_runs_inside_its_buffe
         event("refused by the decoder")
         return
     for g in _launch_decoded(module, scalar_value, owned):
+        g.assert_guards_kept()
+
+
+@given(
+    modules(),
+    st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 255)), max_size=2),
+    st.booleans(),
+)
+def test_random_modules_encoded_and_mutated_run_inside_their_buffers(module, flips, owned):
+    data = bytearray(encode(module))
+    for where, value in flips:
+        data[int(where * len(data))] = value
+    try:
+        decoded = decode(bytes(data))
+    except TileIRError:
+        event("refused by the decoder")
+        return
+    for g in _launch_decoded(decoded, 16, owned):
         g.assert_guards_kept()
 
 
