@@ -29,6 +29,7 @@ def test_special_files_are_refused_with_one_line(make, words, tmp_path, capsys):
     assert words in err and err.count("\n") == 1
 
 
+@pytest.mark.slow  # a child process (about 3 s)
 def test_dev_zero_ends_at_once_in_a_child_process():
     # the former behaviour read for ever and died of MemoryError: bound it by a timeout
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
