@@ -63,7 +63,7 @@ def test_every_op_is_executed_by_some_case():
     def run(module, entry, args, grid, observer=None, **kw):
         rec = _Record(observer)
         try:
-            return interpret(module, entry, args, grid, observer=rec, **kw)
+            return interpret(module, entry, args, grid, observer=rec, verify=False, **kw)
         finally:
             seen.update(rec.seen)
 

@@ -82,8 +82,8 @@ def test_folded_max_and_min_match_the_combiner_tree_bit_for_bit(monkeypatch, fmt
         for p in ([0.3, 0.3, 0.1, 0.1, 0.02, 0.06, 0.06, 0.06], None):
             x = rng.choice(np.array(_SPECIAL), size=12 * n, p=p).astype(dt)
             args = [x, np.zeros(12, dt)]
-            got = interpret(m, "fold", args, (3,))[1]
-            want = interpret(m, "fold", args, (3,), observer=_Watch())[1]
+            got = interpret(m, "fold", args, (3,), verify=False)[1]  # odd-length rows
+            want = interpret(m, "fold", args, (3,), observer=_Watch(), verify=False)[1]
             assert np.array_equal(_bits(got), _bits(want)), (n, swap, nan_wins, ident, x)
     if fmt is BF16:
         assert folded and not any(folded)  # numpy does not reduce bf16 itself: the tree

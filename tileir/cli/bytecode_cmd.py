@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tileir.cli.files import read_input
 from tileir.kernels.registry import get
 
 
@@ -40,7 +41,7 @@ def run(command: str, args: argparse.Namespace) -> int:
         # lazy: start-up cost, a command loads only the stages it runs
         from tileir.text.render import render
 
-        data = Path(args.file).read_bytes()
+        data = read_input(args.file)  # a regular file of bounded size, nothing else
         print(render(decode(data), debug_info=args.debug_info), end="")
         return 0
     kernel = get(args.name).kernel()

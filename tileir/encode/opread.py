@@ -25,9 +25,24 @@ from tileir.encode.pools import ReadPools
 from tileir.encode.wire import Source
 from tileir.ir.dialect import ENUMS, version_text
 from tileir.ir.module import Block, Dense, Loc, Op, ScalarAttr, Value
-from tileir.types import TOKEN, Type
+from tileir.types import (
+    TOKEN,
+    GatherScatterViewType,
+    PartitionViewType,
+    StridedViewType,
+    TensorViewType,
+    TileType,
+    TokenType,
+    Type,
+)
 
-__all__ = ["ReadScope", "read_ops"]
+__all__ = ["ReadScope", "read_ops", "MAX_REGION_DEPTH"]
+
+#: How deeply regions may nest in a file the decoder accepts (docs/bytecode.md, "Limits"):
+#: every later stage (render, canonicalize, hashing, encode, the checker, the interpreter)
+#: walks regions recursively, and at this depth stays far inside Python's recursion limit.
+#: No bundled kernel nests more than a few regions.
+MAX_REGION_DEPTH = 64
 
 
 class ReadScope:
@@ -44,6 +59,7 @@ class ReadScope:
         self.values: list[Value] = list(params)
         self.next_id = len(params)
         self.next_loc = next_loc
+        self.depth = 0  # regions open around the op being read
 
     def fresh(self, t: Type) -> Value:
         v = Value(self.next_id, t)
@@ -74,6 +90,16 @@ def read_ops(src: Source, scope: ReadScope, count: Optional[int]) -> tuple[Op, .
 
 
 def _read_block(src: Source, scope: ReadScope) -> Block:
+    if scope.depth >= MAX_REGION_DEPTH:
+        src.fail(f"regions nest more than {MAX_REGION_DEPTH} deep (the decoder's limit)")
+    scope.depth += 1
+    try:
+        return _read_block_body(src, scope)
+    finally:
+        scope.depth -= 1
+
+
+def _read_block_body(src: Source, scope: ReadScope) -> Block:
     mark = len(scope.values)
     args = []
     for _ in range(src.count()):
@@ -83,6 +109,40 @@ def _read_block(src: Source, scope: ReadScope) -> Block:
     ops = read_ops(src, scope, src.count())
     del scope.values[mark:]
     return Block(tuple(args), ops)
+
+
+#: the view ops and the one type of view each makes; no other op makes a view
+_VIEW_RESULTS = {
+    "make_tensor_view": TensorViewType,
+    "make_partition_view": PartitionViewType,
+    "make_strided_view": StridedViewType,
+    "make_gather_scatter_view": GatherScatterViewType,
+}
+_VIEW_TYPES = tuple(_VIEW_RESULTS.values())
+_TOKEN_OPS = frozenset({"make_token", "join_tokens"})
+
+
+def _result_fault(name: str, types: list) -> Optional[str]:
+    """Why ``types`` cannot be the results of op ``name`` by its layout (None if they can):
+    a view op makes its kind of view, a token-ordered op (``*_tko``) ends in a token, and
+    any other result is a tile (token-producing ops aside), never a view."""
+    view = _VIEW_RESULTS.get(name)
+    for k, t in enumerate(types):
+        if view is not None:
+            if not isinstance(t, view):
+                return f"result {k} is {t}, not a {view.__name__.removesuffix('Type')}"
+        elif isinstance(t, _VIEW_TYPES):
+            return f"result {k} is {t}: only view ops make views"
+        elif name in _TOKEN_OPS and not isinstance(t, TokenType):
+            return f"result {k} is {t}, not a token"
+    if name.endswith("_tko") and types and not isinstance(types[-1], TokenType):
+        return f"its last result is {types[-1]}, not the token a token-ordered op makes"
+    if name.endswith("_tko") and any(isinstance(t, TokenType) for t in types[:-1]):
+        return "only its last result may be a token"
+    if name not in _TOKEN_OPS and name not in _VIEW_RESULTS and not name.endswith("_tko"):
+        if any(not isinstance(t, (TileType, TokenType)) for t in types):
+            return "its results must be tiles"
+    return None
 
 
 def _read_op(src: Source, scope: ReadScope) -> Op:
@@ -108,6 +168,9 @@ def _read_op(src: Source, scope: ReadScope) -> Op:
     else:
         n -= dropped
     types = [pools.type(src, VALUE_TYPES, "result type") for _ in range(n)]
+    fault = _result_fault(codec.name, types)
+    if fault:
+        src.fail(f"`{codec.name}`: {fault}", at)
 
     flags = 0
     if codec.flags_since is not None and v >= codec.flags_since:

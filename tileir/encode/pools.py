@@ -153,7 +153,14 @@ class ReadPools:
         start, end = _slice(data, offsets, i)
         if not 0 <= start <= end <= len(data):
             src.fail(f"{what} {i} has a bad extent [{start}, {end})", at)
-        return to_str(data[start:end])
+        try:  # names must be text: render, the checker and the host all print them
+            return data[start:end].decode("utf-8")
+        except UnicodeDecodeError as e:
+            src.fail(
+                f"{what} {i} is not valid UTF-8 (byte {e.start} of it, at byte offset "
+                f"{_base + start + e.start} of the file)",
+                at,
+            )
 
     def type(
         self, src: Source, want: type | tuple[type, ...] | None = None, what: str = "type"

@@ -10,8 +10,9 @@ inside a loop body leave the loop and the kernel.
 
 A ``for`` runs ``ceil((ub - lb) / step)`` trips (none when ``ub <= lb``), with the
 bounds read signed, or unsigned under ``unsigned_cmp``; a step that is not
-positive is refused.  A ``loop`` that runs 2**31 trips without every block
-breaking is refused.
+positive is refused.  Trips are bounded by the launch's ``limits.max_trips`` (2^31 by
+default, :mod:`tileir.fake.limits`): a ``for`` whose count is above it is refused before
+it starts, a ``loop`` that reaches it without every block breaking is refused then.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose, scatter
+from tileir.fake.limits import power_text
 from tileir.fake.values import signed, take, unsigned, value_dtype, widen, wrap_int
 from tileir.ir.module import Op
 from tileir.ir.signatures import attr_of
@@ -31,7 +33,14 @@ if TYPE_CHECKING:
 
 __all__ = ["run_if", "run_loop"]
 
-_MAX_LOOP_TRIPS = 1 << 31
+
+def _too_many_trips(m: Machine, op: Op, what: str):
+    limit = m.limits.max_trips
+    return m.error(
+        op,
+        f"`{op.name}` {what}: the limit is {power_text(limit)} trips; "
+        f"{m.limits.advice('max_trips')}",
+    )
 
 
 def _no_control_in_combiner(m: Machine, op: Op) -> None:
@@ -108,13 +117,16 @@ def _trip_counts(m, op, cur: Frame):
                 lane=int(np.argmin(steps)),
             )
         counts = np.where(ubs > lbs, (ubs - lbs + steps - 1) // np.maximum(steps, 1), 0)
+        if int(counts.max()) > m.limits.max_trips:
+            raise _too_many_trips(m, op, f"would run {int(counts.max())} trips")
     else:
         los, his, sts = (widen(x, n).tolist() for x in (lbs, ubs, steps))
         if any(s <= 0 for s in sts):
             raise m.error(op, "the step of a `for` must be positive")
-        counts = np.array(
-            [max(0, -(-(h - l) // s)) for l, h, s in zip(los, his, sts)], dtype=np.int64
-        )
+        trips = [max(0, -(-(h - l) // s)) for l, h, s in zip(los, his, sts)]
+        if max(trips) > m.limits.max_trips:  # (also before int64 could not hold it)
+            raise _too_many_trips(m, op, f"would run {max(trips)} trips")
+        counts = np.array(trips, dtype=np.int64)
     if counts.shape[0] > 1 and (counts == counts[0]).all():
         counts = counts[:1]
     return counts, lb, step, fmt
@@ -161,8 +173,8 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
             lanes = active
             iv = take(lb64, lanes) + k * take(step64, lanes)
             sub.vals[body.args[0].id] = wrap_int(iv, fmt)
-        elif k >= _MAX_LOOP_TRIPS:
-            raise m.error(op, f"`loop` ran {k} trips without every block breaking")
+        elif k >= m.limits.max_trips:
+            raise _too_many_trips(m, op, f"ran {k} trips without every block breaking")
         for a, v in zip(iters, carried):
             sub.vals[a.id] = v
         exits = m.run_block(body, sub)

@@ -32,6 +32,7 @@ from tileir.errors import LaunchError, MismatchError, UsageError
 # the module, not the function: a test's spy (monkeypatched) must see every call
 from tileir.fake import interpreter
 from tileir.fake.compare import default_tolerance, first_difference
+from tileir.fake.limits import DEFAULT_LIMITS, Limits
 from tileir.fake.references import References
 from tileir.host.device import Buffer, Device, LaunchReport
 from tileir.host.launch import LaunchPlan, block_of_element, check_launch, entry_values
@@ -46,7 +47,10 @@ MODES = ("interpret", "reference", "both")
 class FakeDevice(Device):
     """A device made of host memory.  A kernel's reference is its own
     (:meth:`tileir.Kernel.with_reference`; every bundled kernel has one) unless
-    ``references`` names another for it; ``tolerances`` sets per-kernel float tolerances."""
+    ``references`` names another for it; ``tolerances`` sets per-kernel float tolerances.
+    ``max_trips``, ``max_tile_elements`` and ``max_launch_bytes`` bound each launch
+    (:class:`tileir.fake.limits.Limits`); every module is checked before its first launch
+    (:mod:`tileir.fake.admit`)."""
 
     name = "fake"
 
@@ -56,10 +60,20 @@ class FakeDevice(Device):
         references: Optional[Mapping] = None,
         tolerances: Optional[Mapping[str, Optional[Tolerance]]] = None,
         observer: object = None,
+        *,
+        max_trips: int = DEFAULT_LIMITS.max_trips,
+        max_tile_elements: int = DEFAULT_LIMITS.max_tile_elements,
+        max_launch_bytes: int = DEFAULT_LIMITS.max_launch_bytes,
     ):
         if mode not in MODES:
             raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", op="FakeDevice")
         self.mode = mode
+        # bounds on one launch (tileir.fake.limits): no module may run or grow for ever
+        self.limits = Limits(
+            max_trips=max_trips,
+            max_tile_elements=max_tile_elements,
+            max_launch_bytes=max_launch_bytes,
+        )
         self.references = (
             references if isinstance(references, References) else References(references)
         )
@@ -118,6 +132,7 @@ class FakeDevice(Device):
             plan.grid,
             observer=self.observer,
             owned=owned,
+            limits=self.limits,
         )
         return list(out[: len(values)])
 

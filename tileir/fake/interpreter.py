@@ -63,7 +63,9 @@ import attrs
 import numpy as np
 
 from tileir.errors import InterpretError
+from tileir.fake.admit import admit
 from tileir.fake.frames import Frame
+from tileir.fake.limits import DEFAULT_LIMITS, Limits, power_text
 from tileir.fake.machine import Machine
 from tileir.fake.memory import Memory
 from tileir.fake.values import from_scalar, value_dtype
@@ -157,14 +159,34 @@ def linear_blocks(grid: GridLike) -> list[tuple[int, int, int]]:
     return [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)]
 
 
-def _bytes_per_block(fn) -> int:
+def _bytes_per_block(fn, limits: Limits) -> int:
+    """An estimate of one block's values in bytes (every tile result, four times over);
+    refuses a tile above ``limits.max_tile_elements`` and a block above
+    ``limits.max_launch_bytes`` before anything runs."""
     total = 0
     for op in walk(fn.body):
         for r in op.results:
             t = r.type
             if isinstance(t, TileType):
+                if t.size > limits.max_tile_elements:
+                    raise InterpretError(
+                        f"result {r} is {t}: {t.size} elements, more than the limit of "
+                        f"{power_text(limits.max_tile_elements)} elements per tile; "
+                        f"{limits.advice('max_tile_elements')}",
+                        kernel=fn.name,
+                        op=op.name,
+                        where=str(op.loc) if op.loc is not None else None,
+                    )
                 total += t.size * value_dtype(t.element).itemsize
-    return max(4 * total, 1024)
+    total = max(4 * total, 1024)
+    if total > limits.max_launch_bytes:
+        raise InterpretError(
+            f"one block's values take about {total} bytes, more than the limit of "
+            f"{power_text(limits.max_launch_bytes)} bytes per launch; "
+            f"{limits.advice('max_launch_bytes')}",
+            kernel=fn.name,
+        )
+    return total
 
 
 def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
@@ -183,7 +205,7 @@ def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
     return np.array(rows, dtype=np.int32).reshape(-1, 3)
 
 
-def _batches(fn, grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int):
+def _batches(grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int, per_block: int):
     """``(n, 3)`` int32 block ids, batch after batch: the whole grid in chunks of at most
     ``max_chunk_bytes`` of values, or the ``ordered`` blocks one at a time."""
     if ordered is not None:
@@ -191,7 +213,7 @@ def _batches(fn, grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: in
         return
     gx, gy, gz = grid
     total = gx * gy * gz
-    chunk = max(1, int(max_chunk_bytes) // _bytes_per_block(fn))
+    chunk = max(1, int(max_chunk_bytes) // per_block)
     for start in range(0, total, chunk):
         lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
         yield np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1).astype(np.int32)
@@ -262,17 +284,23 @@ def execute(
     max_chunk_bytes: int = 256 << 20,
     stream: Optional[TextIO] = None,
     owned: Sequence[int] = (),
+    verify: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Execution:
     """Run entry ``entry`` of ``module`` over ``grid``; a fault of the kernel comes back as
     data (:class:`Execution` ``.error`` / ``.fault``), not as an exception.
 
-    Arguments, ``observer``, ``stream`` and ``owned`` are as for :func:`interpret`.
+    Arguments, ``observer``, ``stream`` and ``owned`` are as for :func:`interpret`;
+    ``limits`` bounds the launch's trips, tile sizes and memory (:mod:`tileir.fake.limits`:
+    a launch past one is refused with an InterpretError that names the setting).
     ``order``, a sequence of block ids (``(x, y, z)``, or shorter: ``3`` is ``(3, 0, 0)``),
     runs those blocks one at a time in that order (each a batch of one; a block may come
     twice, one left out does not run); ``None`` runs the whole grid, batched.  Raises
     :class:`~tileir.errors.InterpretError` for a launch that cannot start (unknown entry,
     arguments that do not fit, a bad grid or ``order``).
     """
+    if verify:
+        admit(module)  # the checker's verdict, once per Module object (``admit``)
     try:
         fn = module.function(entry)
     except KeyError as e:
@@ -286,6 +314,7 @@ def execute(
             f"the entry takes {len(fn.params)} argument(s), got {len(args)}", kernel=entry
         )
     ordered = None if order is None else _ordered(order, shape3, fn.name)
+    per_block = _bytes_per_block(fn, limits)
     memory = Memory()
     params, segments = _bind(fn, args, memory, frozenset(owned))
     globals_: dict[str, Any] = {}
@@ -298,11 +327,19 @@ def execute(
             readonly=bool(g.constant),
             borrowed=False,
         )
-    machine = _Recorder(fn.name, memory, globals_, shape3, observer, stream)
+    held = sum(seg.backing.nbytes for seg in globals_.values())
+    if held > limits.max_launch_bytes:
+        raise InterpretError(
+            f"the module's globals take {held} bytes, more than the limit of "
+            f"{power_text(limits.max_launch_bytes)} bytes per launch; "
+            f"{limits.advice('max_launch_bytes')}",
+            kernel=fn.name,
+        )
+    machine = _Recorder(fn.name, memory, globals_, shape3, observer, stream, limits)
     error = None
     with np.errstate(all="ignore"):
         try:
-            for ids in _batches(fn, shape3, ordered, max_chunk_bytes):
+            for ids in _batches(shape3, ordered, max_chunk_bytes, per_block):
                 frame = Frame(None, None, len(ids), ids)
                 for p, v in zip(fn.params, params):
                     frame.vals[p.id] = v
@@ -324,6 +361,8 @@ def interpret(
     stream: Optional[TextIO] = None,
     order: Optional[Sequence[BlockLike]] = None,
     owned: Sequence[int] = (),
+    verify: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> list[Any]:
     """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
 
@@ -338,7 +377,9 @@ def interpret(
     module docstring.  ``order`` (block ids) runs those blocks one at a time in
     that order instead of the whole grid together (see :func:`execute`, which
     also returns the fault as data).  Raises :class:`~tileir.errors.InterpretError`
-    naming the op, its source line and the block for anything the kernel may not do.
+    naming the op, its source line and the block for anything the kernel may not do, and
+    :class:`~tileir.errors.VerifyError` for a module the checker refuses (``verify``: see
+    :func:`execute`).
     """
     run = execute(
         module,
@@ -350,6 +391,8 @@ def interpret(
         max_chunk_bytes=max_chunk_bytes,
         stream=stream,
         owned=owned,
+        verify=verify,
+        limits=limits,
     )
     if run.error is not None:
         raise run.error

@@ -14,6 +14,7 @@ import numpy as np
 from tileir.errors import InterpretError, TileIRError
 from tileir.fake.control import run_if, run_loop
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose
+from tileir.fake.limits import DEFAULT_LIMITS, Limits
 from tileir.fake.memory import Memory, Segment
 from tileir.fake.rules import NUMPY_RULES
 from tileir.fake.values import plain, widen
@@ -37,8 +38,10 @@ class Machine:
         grid: tuple[int, int, int],
         observer: Any,  # the protocol of tileir.fake.interpreter (either method may be missing)
         stream: Optional[TextIO],
+        limits: Limits = DEFAULT_LIMITS,
     ):
         self.kernel = kernel
+        self.limits = limits
         self.memory = memory
         self.globals = globals_
         self.grid = grid

@@ -14,6 +14,14 @@ window of the buffer and a batch of tiles is one numpy gather of whole windows,
 or a zero-copy strided view when the tiles step evenly through memory: by one step
 from lane to lane, or by one step along each of two grid axes, ``(rows, cols)``).
 
+Exactness (issue 13): element indices are computed in ``int64`` only when a bound on every
+index the plan can produce (``|base| + sum((largest coordinate + tile) * |stride|)``, in
+Python ints) is below ``2**62``; otherwise the plan computes them in Python ints (numpy
+``object`` arrays), so an index never wraps and a far-away access is seen as far away.  The
+strided-window fast path is taken only when every tile stride is non-negative (a window then
+reaches from its origin up by ``span`` elements) and no index needs Python ints; the memory
+rules prove each window inside its buffer before taking it.
+
 Index conventions (CT:Types): a partition view's tile ``i`` along tile dim ``k``
 starts at element ``i * tile[k]`` of tensor dim ``dim_map[k]``; a strided view's
 at ``i * traversal_strides[k]``; both index spaces have one entry per tile dim
@@ -46,7 +54,12 @@ __all__ = [
     "index_space",
     "tile_offsets",
     "offset_strides",
+    "EXACT_INT64",
 ]
+
+#: Indices below this bound (in magnitude) are computed exactly in ``int64``: the sum of
+#: two of them cannot wrap.
+EXACT_INT64 = 1 << 62
 
 
 def as_strided(typed: np.ndarray, shape, strides, writeable: bool) -> np.ndarray:
@@ -160,6 +173,7 @@ class TilePlan:
         "full",
         "offsets",
         "fast",
+        "exact",
         "span",
         "_coords",
         "_base",
@@ -167,14 +181,16 @@ class TilePlan:
         "_extents",
     )
 
-    def __init__(self, b, tile, origin, full, offsets, coords, base, strides, extents):
+    def __init__(self, b, tile, origin, full, offsets, coords, base, strides, extents, exact):
         self.b = b
+        # True when indices are Python ints (object arrays): see the module docstring
+        self.exact = exact
         self.tile = tile
         self.origin = origin
         self.full = full
         self.offsets = offsets
         self.fast = offsets is not None
-        # the largest element offset inside a tile (strides are positive)
+        # the largest element offset inside a tile (the fast path's strides are >= 0)
         self.span = int(offsets.max()) if self.fast and offsets.size else 0
         self._coords = coords
         self._base = base
@@ -312,13 +328,37 @@ def tile_offsets(tile: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
     return offsets
 
 
+def _max_abs(a: np.ndarray) -> int:
+    """The largest magnitude in ``a``, as a Python int (no int64 ``abs`` overflow)."""
+    if a.size == 1:
+        return abs(int(a.reshape(-1)[0]))
+    return max(abs(int(a.max())), abs(int(a.min())))
+
+
+def _needs_python_ints(vt, tile, indices, base_elem, strides, steps) -> bool:
+    """Whether some index the plan may compute could reach ``EXACT_INT64`` (see the module
+    docstring): a bound over every coordinate the tile can touch, padding lanes included."""
+    bound = _max_abs(base_elem)
+    for k, n in enumerate(tile):
+        reach = _max_abs(indices[k]) * (steps[k] if steps is not None else 1) + n
+        bound += reach * _max_abs(strides[k])
+        if bound >= EXACT_INT64:
+            return True
+    return False
+
+
+def _python_ints(a: np.ndarray) -> np.ndarray:
+    return a.astype(object)
+
+
 def plan_tile(
     view: TileView, indices: list[np.ndarray], base_elem: np.ndarray, b: int
 ) -> tuple[TilePlan, list]:
     """The plan for ``b`` lanes; also the index-space violations as (lane, index, extent).
 
     ``indices`` are the view index operands as non-negative ``int64`` (batch axis);
-    ``base_elem`` is the element index of the tensor's base in the typed backing.
+    ``base_elem`` is the element index of the tensor's base in the typed backing.  The
+    plan's indices are exact (module docstring): ``plan.exact`` when they are Python ints.
     """
     vt = view.type
     tv = view.tensor
@@ -328,11 +368,20 @@ def plan_tile(
     shape = tv.shape
     strides = [tv.strides[d] for d in dmap]
     extents = [shape[d] for d in dmap]
+    gather = isinstance(vt, GatherScatterViewType)
+    exact = _needs_python_ints(
+        vt, tile, indices, base_elem, strides, None if gather else _steps(vt)
+    )
+    if exact:
+        indices = [_python_ints(i) for i in indices]
+        base_elem = _python_ints(base_elem)
+        strides = [_python_ints(s) for s in strides]
+        extents = [_python_ints(e) for e in extents]
     bad = []
     coords = []
     origin = base_elem
     full = np.ones(1, dtype=bool)
-    if isinstance(vt, GatherScatterViewType):
+    if isinstance(vt, GatherScatterViewType):  # (``gather``, spelt for the type checker)
         sd = vt.sparse_dim
         for k in range(r):
             if k == sd:
@@ -360,9 +409,11 @@ def plan_tile(
             origin = origin + start * strides[k]
             full = full & (start + tile[k] <= extents[k])
         offsets = None
-        if all(s.shape[0] == 1 for s in strides):
+        # the window fast path: shared, non-negative strides and int64-exact indices
+        if not exact and all(s.shape[0] == 1 and s[0] >= 0 for s in strides):
             offsets = tile_offsets(tile, tuple(int(s[0]) for s in strides))
     origin = np.broadcast_to(origin, (b,)) if origin.shape[0] != b else origin
     full = np.broadcast_to(full, (b,)) if full.shape[0] != b else full
     base = np.broadcast_to(base_elem, (b,)) if base_elem.shape[0] != b else base_elem
-    return TilePlan(b, tile, origin, full, offsets, coords, base, strides, extents), bad
+    plan = TilePlan(b, tile, origin, full, offsets, coords, base, strides, extents, exact)
+    return plan, bad

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tileir.fake.limits import power_text
 from tileir.fake.rules import atomics
 from tileir.fake.values import (
     TOKEN_VALUE,
@@ -132,7 +133,8 @@ def _plan(ctx, op, view: TileView, index_vals, index_ops, b: int):
 
 
 def _check_full(ctx, op, seg, plan, lanes, lo, hi):
-    """Whole tiles (of ``lanes``, None: all) must lie inside their buffer."""
+    """Whole tiles (of ``lanes``, None: all) must lie inside their buffer: the fast path's
+    windows reach from each origin up by ``plan.span`` (its strides are non-negative)."""
     if lanes is None:
         o, l_lo, l_hi = plan.origin, lo, hi
     else:
@@ -143,14 +145,17 @@ def _check_full(ctx, op, seg, plan, lanes, lo, hi):
         lane = at if lanes is None else int(lanes[at])
         raise ctx.error(
             op,
-            f"the tile at element {int(plan.origin[lane])} of buffer {seg.key!r} "
-            f"lies inside the tensor but past the end of the buffer "
+            f"the tile at elements {int(plan.origin[lane])}..{int(plan.origin[lane]) + plan.span}"
+            f" of buffer {seg.key!r} lies inside the tensor but outside the buffer "
             f"({int(hi[lane] - lo[lane])} elements)",
             lane=lane,
         )
 
 
-def _check_elems(ctx, op, seg, idx, inb, lanes, lo, hi):
+def _check_elems(ctx, op, seg, idx, inb, lanes, lo, hi) -> np.ndarray:
+    """Every in-tensor element ``idx`` (of ``lanes``) must lie inside its buffer; returns
+    the indices as ``int64`` (0 where the mask is off), safe to index the backing with.
+    ``idx`` may be Python ints (``TilePlan.exact``): the comparison is exact."""
     l_lo = lo[lanes].reshape((-1,) + (1,) * (idx.ndim - 1))
     l_hi = hi[lanes].reshape((-1,) + (1,) * (idx.ndim - 1))
     bad = inb & ((idx < l_lo) | (idx >= l_hi))
@@ -164,13 +169,20 @@ def _check_elems(ctx, op, seg, idx, inb, lanes, lo, hi):
             f"element {tuple(int(a) for a in at[1:])}",
             lane=lane,
         )
+    return _int64_elements(idx, inb)
+
+
+def _int64_elements(idx: np.ndarray, inb: np.ndarray) -> np.ndarray:
+    if idx.dtype == object:  # exact indices, already checked: those the mask keeps fit
+        return np.where(inb, idx, 0).astype(np.int64)
+    return idx
 
 
 def _report(ctx, op, kind, seg, plan, b):
     if not ctx.watch_memory:
         return
     idx, inb = plan.elements()
-    ctx.memory_event(op, kind, seg.key, widen(idx, b), widen(inb, b))
+    ctx.memory_event(op, kind, seg.key, widen(_int64_elements(idx, inb), b), widen(inb, b))
 
 
 # ----------------------------------------------------------------------------- view load/store
@@ -213,7 +225,7 @@ def _load_view(ctx, op, args):
             part = np.arange(b)
         if part.size:
             idx, inb = plan.elements(part)
-            _check_elems(ctx, op, seg, idx, inb, part, lo, hi)
+            idx = _check_elems(ctx, op, seg, idx, inb, part, lo, hi)
             sub = out[part]
             sub[inb] = typed[idx[inb]]
             out[part] = sub
@@ -258,7 +270,7 @@ def _store_view(ctx, op, args):
             part = np.arange(b)
         if part.size:
             idx, inb = plan.elements(part)
-            _check_elems(ctx, op, seg, idx, inb, part, lo, hi)
+            idx = _check_elems(ctx, op, seg, idx, inb, part, lo, hi)
             typed[idx[inb]] = vals[part][inb]
     _report(ctx, op, "write", seg, plan, ctx.b)
     return [TOKEN_VALUE]
@@ -276,7 +288,7 @@ def _atomic_red_view(ctx, op, args):
         raise ctx.error(op, f"buffer {seg.key!r} is a constant global: nothing may write it")
     typed = seg.writable(numpy_dtype(fmt))
     idx, inb = plan.elements()
-    _check_elems(ctx, op, seg, idx, inb, np.arange(b), lo, hi)
+    idx = _check_elems(ctx, op, seg, idx, inb, np.arange(b), lo, hi)
     vals = widen(value, b)
     atomics.rmw(typed, idx[inb], vals[inb], attr_of(op, "mode"), fmt)
     if ctx.watch_memory:
@@ -401,6 +413,16 @@ def _alloca(ctx, op, args):
     fmt = op.results[0].type.element.pointee
     n = int(attr_of(op, "num_elem"))
     b = ctx.b
+    # what the launch allocates (globals, allocas: keys that are names) stays in its limit
+    want = b * n * numpy_dtype(fmt).itemsize
+    held = sum(s.backing.nbytes for s in ctx.memory.segments if isinstance(s.key, str))
+    if held + want > ctx.limits.max_launch_bytes:
+        raise ctx.error(
+            op,
+            f"an alloca of {n} elements for {b} block(s) ({want} bytes, {held} already held) "
+            f"passes the limit of {power_text(ctx.limits.max_launch_bytes)} bytes per "
+            f"launch; {ctx.limits.advice('max_launch_bytes')}",
+        )
     backing = np.zeros(b * n, dtype=numpy_dtype(fmt))
     seg = ctx.memory.add(
         f"alloca%{op.results[0].id}",

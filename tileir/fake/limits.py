@@ -1,0 +1,60 @@
+"""The fake device's resource limits (issue 13, point 3): how long and how large one
+launch may grow before the interpreter refuses it, so that no module, however hostile,
+can keep it running for ever or take the host's memory.
+
+Each default is far above what any bundled kernel uses (their loops run at most a few
+thousand trips, their tiles hold at most 2**16 elements, their launches a few MiB), and
+each refusal names the setting to raise.  ``FakeDevice(max_trips=...)`` and
+``interpret(..., limits=Limits(...))`` set them.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tileir.types import MAX_TILE_ELEMENTS
+
+__all__ = ["Limits", "DEFAULT_LIMITS", "power_text"]
+
+
+def power_text(n: int) -> str:
+    """``2^31`` for a power of two, else the number: how the limits read in messages.
+
+    >>> power_text(1 << 31), power_text(1000)
+    ('2^31', '1000')
+    """
+    n = int(n)
+    return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
+
+
+def _positive(_inst, attribute, value) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{attribute.name} must be a positive int, got {value!r}")
+
+
+@attrs.frozen
+class Limits:
+    """Bounds on one launch of the fake device.
+
+    ``max_trips``: trips of one ``for`` or ``loop`` (a ``for`` is refused before it starts
+    when its trip count is above it); ``max_tile_elements``: elements of any tile the
+    kernel makes (the dialect's own cap, 2^24, at most); ``max_launch_bytes``: bytes the
+    interpreter may allocate for one launch (one block's values, allocas and globals).
+
+    >>> Limits(max_trips=10).max_trips
+    10
+    """
+
+    max_trips: int = attrs.field(default=1 << 31, validator=_positive)
+    max_tile_elements: int = attrs.field(default=MAX_TILE_ELEMENTS, validator=_positive)
+    max_launch_bytes: int = attrs.field(default=1 << 32, validator=_positive)
+
+    def advice(self, name: str) -> str:
+        """The sentence a refusal ends with: which setting to raise."""
+        return (
+            f"raise FakeDevice({name}=...) (or interpret(..., limits=Limits({name}=...))) "
+            f"if the kernel is meant to go further"
+        )
+
+
+DEFAULT_LIMITS = Limits()
