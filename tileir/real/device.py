@@ -210,6 +210,9 @@ class RealDevice(Device):
         self._own(buf, "free")
         self.context.free(buf.handle)
 
+    def capacity(self, buf: Buffer) -> int:
+        return int(buf.handle.nbytes) // buf.format.itemsize
+
     def _span(self, buf: Buffer) -> tuple:
         start = buf.handle.device_pointer
         return (start, start + max(1, buf.handle.nbytes))
