@@ -53,6 +53,9 @@ class LaunchPlan:
     extents: tuple[tuple[tuple[int, int], int], ...]
     #: ``(param, value)`` of every Scalar, as :func:`tileir.host.widths.scalar_value` took it
     scalars: tuple[tuple[int, object], ...] = ()
+    #: the element count of every guarded buffer (:attr:`tileir.Kernel.guarded`), read off
+    #: its allocation, in entry-parameter order
+    counts: tuple[int, ...] = ()
 
 
 def _fail(kind: str, kernel: str, message: str) -> LaunchError:
@@ -217,8 +220,19 @@ def check_launch(
                     f"buffer with argument {q.index} ({q.role}); an Out is written by "
                     f"its blocks alone",
                 )
+    guarded = tuple(getattr(kernel, "guarded", ()))
+    for index, need, where in getattr(kernel, "static_reach", ()):
+        have = infos[index].length
+        if have < need:
+            raise _fail(
+                "launch.pointer_bounds",
+                name,
+                f"argument {index} ({params[index].role}) holds {have} element(s), and "
+                f"{where} addresses element {need - 1} of it",
+            )
     ordered = tuple((key, extents[key]) for key in dyn_extents(params))
-    return LaunchPlan(g, ordered, tuple(scalars))
+    counts = tuple(infos[i].length for i in guarded)
+    return LaunchPlan(g, ordered, tuple(scalars), counts)
 
 
 def _check_widths(kernel: Kernel, extents: dict[tuple[int, int], int]) -> None:
@@ -271,7 +285,7 @@ def entry_values(kernel: Kernel, plan: LaunchPlan, args: Sequence[Any]) -> list[
     values = list(args)
     for index, value in plan.scalars:
         values[index] = value
-    return entry_arguments(values, [value for _key, value in plan.extents])
+    return entry_arguments(values, [value for _key, value in plan.extents], plan.counts)
 
 
 def block_of_element(
