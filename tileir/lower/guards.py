@@ -236,9 +236,20 @@ class GuardedAccess(Walk):
     def _count(self, index: int) -> Tile:
         return Tile("param", (), {"index": self.count_index[index]}, TileType((), I64))
 
-    def _region(self, leaf: Tile, esize_of: Format, where: str, op: str) -> tuple[Tile, Tile]:
-        """A pointer leaf's buffer: its start (a rank-0 pointer tile) and size in bytes."""
-        size = max(1, esize_of.bits // 8)
+    def _region(self, leaf: Tile, where: str, op: str) -> tuple[Tile, Tile]:
+        """A pointer leaf's buffer: its start (a rank-0 pointer tile) and size in bytes, in the
+        leaf's own element format (an access may read it through ``ptr_to_ptr`` as another)."""
+        own = leaf.format
+        assert isinstance(own, PointerType)  # (a leaf is a pointer tile)
+        if own.pointee.bits % 8:
+            raise LoweringError(
+                f"the checked lowering bounds whole bytes, and this access's pointers start at "
+                f"a buffer of {own.pointee}; trace the kernel with checked=False if its bounds "
+                f"are proven otherwise",
+                op=op,
+                where=where or None,
+            )
+        size = own.pointee.bits // 8
         if leaf.op == "ptr_param":
             index = int(leaf.attrs["index"])
             count = self._count(index)
@@ -297,7 +308,7 @@ class GuardedAccess(Walk):
             found: Optional[Tile] = None
             names = []
             for leaf in sorted(_leaves(base), key=_leaf_order):
-                start, nbytes = self._region(leaf, pointee, where, op)
+                start, nbytes = self._region(leaf, where, op)
                 inside = _within(addr, start, nbytes, max(1, pointee.bits // 8))
                 found = inside if found is None else _or(found, inside)
                 names.append(_leaf_name(leaf, params))
