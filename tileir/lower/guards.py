@@ -165,15 +165,16 @@ def _constant_offsets(offsets: Optional[Tile]) -> Optional[np.ndarray]:
 
 
 def static_reach(program: Program) -> tuple[tuple[int, int, str], ...]:
-    """``(parameter, elements needed, where)`` of every checked access at constant offsets
-    of a parameter: the launch refuses a buffer shorter than that."""
+    """``(parameter, elements needed, where)`` of every checked, unmasked access at constant
+    offsets of a parameter: the launch refuses a buffer shorter than that."""
     if not program.checked:
         return ()
     out = []
     for ins in pointer_accesses(program):
         base = ins.param
         values = _constant_offsets(ins.offsets)
-        if isinstance(base, int) and values is not None and values.size:
+        # (under a mask a lane may never run: its guard decides at run time)
+        if isinstance(base, int) and ins.mask is None and values is not None and values.size:
             where = f"{OP_NAMES[type(ins)]} at {ins.loc}" if ins.loc else OP_NAMES[type(ins)]
             out.append((base, int(max(values)) + 1, where))
     return tuple(out)
@@ -281,7 +282,7 @@ class GuardedAccess(Walk):
         if isinstance(base, int):
             assert offsets is not None  # a parameter is addressed through offsets
             values = _constant_offsets(offsets)
-            if values is not None and values.size and int(min(values)) < 0:
+            if mask is None and values is not None and values.size and int(min(values)) < 0:
                 raise LoweringError(
                     f"offset {int(min(values))} of argument {base} ({params[base].role}) is "
                     f"before the buffer's start",
