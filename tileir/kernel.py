@@ -36,6 +36,7 @@ from tileir.ir.module import Function, Loc, Module
 
 # modules, not functions: the gates' tests swap in mutant lowerings and renderers
 from tileir.lower import lowering
+from tileir.lower.guards import guarded_params, static_reach
 from tileir.record.builder import Builder, drive
 from tileir.record.convention import trace_params
 from tileir.record.markers import Marker, Out, Param
@@ -100,6 +101,17 @@ class Kernel:
     @property
     def grid(self) -> Optional[tuple[Optional[int], ...]]:
         return self.program.grid
+
+    @property
+    def guarded(self) -> tuple[int, ...]:
+        """The buffer parameters whose element count the entry takes (those a checked
+        kernel's pointer path reaches; none when traced with ``checked=False``)."""
+        return guarded_params(self.program)
+
+    @property
+    def static_reach(self) -> tuple[tuple[int, int, str], ...]:
+        """``(parameter, elements, where)`` each pointer access at constant offsets needs."""
+        return static_reach(self.program)
 
     @property
     def function(self) -> Function:
@@ -176,6 +188,7 @@ def trace(
     body: Callable[..., Any],
     *markers: Marker,
     hints: Optional[Mapping[str, Any]] = None,
+    checked: bool = True,
 ) -> Kernel:
     """Record ``body`` as the kernel ``name`` over parameters described by ``markers``.
 
@@ -187,6 +200,14 @@ def trace(
     ``hints`` are the entry's optimization hints for ``tileiras``:
     ``{"num_cta_in_cga": 2, "num_worker_warps_per_cta": 8, "occupancy": 2}`` for every
     target, or ``{"sm_90": {...}, "sm_100": {...}}`` per target.
+
+    ``checked`` (the default) guards every pointer-path load, store and atomic
+    against the size of the buffer it addresses: the entry takes each such buffer's
+    element count (see :mod:`tileir.record.convention`) and an offending lane traps
+    (the dialect's ``assert``) on either device, naming the kernel, op and line
+    (:mod:`tileir.lower.guards`).  ``checked=False`` is the opt-out for kernels whose
+    bounds are proven otherwise: no guards and no counts, and nothing then stops a
+    pointer-path access outside its buffer on a GPU.
     """
     params = _check_markers(name, markers)
     if not callable(body):
@@ -221,7 +242,9 @@ def trace(
             kernel=name,
         )
     _check_outs_written(name, body, params, builder)
-    program = Program(name, params, tuple(builder.instrs), grid, _body_loc(body), entry)
+    program = Program(
+        name, params, tuple(builder.instrs), grid, _body_loc(body), entry, bool(checked)
+    )
     try:
         module = lowering.lower(program)
     except TileIRError as err:

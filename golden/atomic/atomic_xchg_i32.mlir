@@ -1,4 +1,4 @@
-entry @atomic_xchg_i32(%arg0: tile<ptr<i32>>, %arg1: tile<ptr<i32>>, %arg2: tile<ptr<i32>>, %arg3: tile<ptr<i32>>) {
+entry @atomic_xchg_i32(%arg0: tile<ptr<i32>>, %arg1: tile<ptr<i32>>, %arg2: tile<ptr<i32>>, %arg3: tile<ptr<i32>>, %arg4: tile<i64>) {
   %0 = make_token : token
   %1, %2, %3 = get_tile_block_id : tile<i32>
   %4 = assume div_by<16>, %arg0 : tile<ptr<i32>>
@@ -9,21 +9,32 @@ entry @atomic_xchg_i32(%arg0: tile<ptr<i32>>, %arg1: tile<ptr<i32>>, %arg2: tile
   %10 = make_tensor_view %9, shape = [1000], strides = [1] : tensor_view<1000xi32, strides=[1]>
   %11 = make_partition_view %10 : partition_view<tile=(128), padding_value = zero, tensor_view<1000xi32, strides=[1]>>
   %12, %13 = load_view_tko weak %11[%1] token = %8 : partition_view<tile=(128), padding_value = zero, tensor_view<1000xi32, strides=[1]>>, tile<i32> -> tile<128xi32>, token
-  %14 = reshape %arg2 : tile<ptr<i32>> -> tile<1xptr<i32>>
-  %15 = broadcast %14 : tile<1xptr<i32>> -> tile<128xptr<i32>>
-  %16 = offset %15, %12 : tile<128xptr<i32>>, tile<128xi32> -> tile<128xptr<i32>>
-  %17 = constant <i32: 128> : tile<i32>
-  %18 = muli %1, %17 : tile<i32>
-  %19 = reshape %18 : tile<i32> -> tile<1xi32>
-  %20 = broadcast %19 : tile<1xi32> -> tile<128xi32>
-  %21 = iota : tile<128xi32>
-  %22 = addi %20, %21 : tile<128xi32>
-  %23 = constant <i32: 1000> : tile<128xi32>
-  %24 = cmpi less_than %22, %23, signed : tile<128xi32> -> tile<128xi1>
-  %25, %26 = atomic_rmw_tko acq_rel sys %16, xchg, %7, %24 token=%13 : tile<128xptr<i32>>, tile<128xi32>, tile<128xi1> -> tile<128xi32>, token
-  %27 = assume div_by<16>, %arg3 : tile<ptr<i32>>
-  %28 = make_tensor_view %27, shape = [1000], strides = [1] : tensor_view<1000xi32, strides=[1]>
-  %29 = make_partition_view %28 : partition_view<tile=(128), padding_value = zero, tensor_view<1000xi32, strides=[1]>>
-  %30 = store_view_tko weak %25, %29[%1] token = %26 : tile<128xi32>, partition_view<tile=(128), padding_value = zero, tensor_view<1000xi32, strides=[1]>>, tile<i32> -> token
+  %14 = exti %12 signed : tile<128xi32> -> tile<128xi64>
+  %15 = constant <i64: 0> : tile<128xi64>
+  %16 = cmpi greater_than_or_equal %14, %15, signed : tile<128xi64> -> tile<128xi1>
+  %17 = reshape %arg4 : tile<i64> -> tile<1xi64>
+  %18 = broadcast %17 : tile<1xi64> -> tile<128xi64>
+  %19 = cmpi less_than %14, %18, signed : tile<128xi64> -> tile<128xi1>
+  %20 = andi %16, %19 : tile<128xi1>
+  %21 = constant <i32: 128> : tile<i32>
+  %22 = muli %1, %21 : tile<i32>
+  %23 = reshape %22 : tile<i32> -> tile<1xi32>
+  %24 = broadcast %23 : tile<1xi32> -> tile<128xi32>
+  %25 = iota : tile<128xi32>
+  %26 = addi %24, %25 : tile<128xi32>
+  %27 = constant <i32: 1000> : tile<128xi32>
+  %28 = cmpi less_than %26, %27, signed : tile<128xi32> -> tile<128xi1>
+  %29 = constant <i1: true> : tile<128xi1>
+  %30 = xori %28, %29 : tile<128xi1>
+  %31 = ori %20, %30 : tile<128xi1>
+  assert %31, "kernel `atomic_xchg_i32`: `atomic_rmw_tko`: a lane addresses memory outside argument 2 (Shared) (at atomics.py:134)" : tile<128xi1>
+  %32 = reshape %arg2 : tile<ptr<i32>> -> tile<1xptr<i32>>
+  %33 = broadcast %32 : tile<1xptr<i32>> -> tile<128xptr<i32>>
+  %34 = offset %33, %12 : tile<128xptr<i32>>, tile<128xi32> -> tile<128xptr<i32>>
+  %35, %36 = atomic_rmw_tko acq_rel sys %34, xchg, %7, %28 token=%13 : tile<128xptr<i32>>, tile<128xi32>, tile<128xi1> -> tile<128xi32>, token
+  %37 = assume div_by<16>, %arg3 : tile<ptr<i32>>
+  %38 = make_tensor_view %37, shape = [1000], strides = [1] : tensor_view<1000xi32, strides=[1]>
+  %39 = make_partition_view %38 : partition_view<tile=(128), padding_value = zero, tensor_view<1000xi32, strides=[1]>>
+  %40 = store_view_tko weak %35, %39[%1] token = %36 : tile<128xi32>, partition_view<tile=(128), padding_value = zero, tensor_view<1000xi32, strides=[1]>>, tile<i32> -> token
   return
 }

@@ -13,11 +13,26 @@ entry @global_weights_f32(%arg0: tile<ptr<f32>>, %arg1: tile<ptr<f32>>) {
   %13 = iota : tile<128xi32>
   %14 = addi %12, %13 : tile<128xi32>
   %15 = offset %11, %14 : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
-  %16, %17 = load_ptr_tko weak %15 token=%8 : tile<128xptr<f32>> -> tile<128xf32>, token
-  %18 = mulf %7, %16  : tile<128xf32>
-  %19 = assume div_by<16>, %arg1 : tile<ptr<f32>>
-  %20 = make_tensor_view %19, shape = [1024], strides = [1] : tensor_view<1024xf32, strides=[1]>
-  %21 = make_partition_view %20 : partition_view<tile=(128), padding_value = zero, tensor_view<1024xf32, strides=[1]>>
-  %22 = store_view_tko weak %18, %21[%1] token = %17 : tile<128xf32>, partition_view<tile=(128), padding_value = zero, tensor_view<1024xf32, strides=[1]>>, tile<i32> -> token
+  %16 = ptr_to_int %15 : tile<128xptr<f32>> -> tile<128xi64>
+  %17 = ptr_to_int %9 : tile<ptr<f32>> -> tile<i64>
+  %18 = reshape %17 : tile<i64> -> tile<1xi64>
+  %19 = broadcast %18 : tile<1xi64> -> tile<128xi64>
+  %20 = subi %16, %19 : tile<128xi64>
+  %21 = constant <i64: 0> : tile<128xi64>
+  %22 = cmpi greater_than_or_equal %20, %21, signed : tile<128xi64> -> tile<128xi1>
+  %23 = constant <i64: 512> : tile<i64>
+  %24 = constant <i64: 4> : tile<i64>
+  %25 = subi %23, %24 : tile<i64>
+  %26 = reshape %25 : tile<i64> -> tile<1xi64>
+  %27 = broadcast %26 : tile<1xi64> -> tile<128xi64>
+  %28 = cmpi less_than_or_equal %20, %27, signed : tile<128xi64> -> tile<128xi1>
+  %29 = andi %22, %28 : tile<128xi1>
+  assert %29, "kernel `global_weights_f32`: `load_ptr_tko`: a lane addresses memory outside @weights (at pointers.py:260)" : tile<128xi1>
+  %30, %31 = load_ptr_tko weak %15 token=%8 : tile<128xptr<f32>> -> tile<128xf32>, token
+  %32 = mulf %7, %30  : tile<128xf32>
+  %33 = assume div_by<16>, %arg1 : tile<ptr<f32>>
+  %34 = make_tensor_view %33, shape = [1024], strides = [1] : tensor_view<1024xf32, strides=[1]>
+  %35 = make_partition_view %34 : partition_view<tile=(128), padding_value = zero, tensor_view<1024xf32, strides=[1]>>
+  %36 = store_view_tko weak %32, %35[%1] token = %31 : tile<128xf32>, partition_view<tile=(128), padding_value = zero, tensor_view<1024xf32, strides=[1]>>, tile<i32> -> token
   return
 }

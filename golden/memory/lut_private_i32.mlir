@@ -12,11 +12,26 @@ entry @lut_private_i32(%arg0: tile<ptr<i32>>, %arg1: tile<ptr<i32>>) {
   %12 = constant <i32: 63> : tile<128xi32>
   %13 = andi %7, %12 : tile<128xi32>
   %14 = offset %11, %13 : tile<128xptr<i32>>, tile<128xi32> -> tile<128xptr<i32>>
-  %15, %16 = load_ptr_tko weak %14 token=%8 : tile<128xptr<i32>> -> tile<128xi32>, token
-  %17 = addi %15, %7 : tile<128xi32>
-  %18 = assume div_by<16>, %arg1 : tile<ptr<i32>>
-  %19 = make_tensor_view %18, shape = [1024], strides = [1] : tensor_view<1024xi32, strides=[1]>
-  %20 = make_partition_view %19 : partition_view<tile=(128), padding_value = zero, tensor_view<1024xi32, strides=[1]>>
-  %21 = store_view_tko weak %17, %20[%1] token = %16 : tile<128xi32>, partition_view<tile=(128), padding_value = zero, tensor_view<1024xi32, strides=[1]>>, tile<i32> -> token
+  %15 = ptr_to_int %14 : tile<128xptr<i32>> -> tile<128xi64>
+  %16 = ptr_to_int %9 : tile<ptr<i32>> -> tile<i64>
+  %17 = reshape %16 : tile<i64> -> tile<1xi64>
+  %18 = broadcast %17 : tile<1xi64> -> tile<128xi64>
+  %19 = subi %15, %18 : tile<128xi64>
+  %20 = constant <i64: 0> : tile<128xi64>
+  %21 = cmpi greater_than_or_equal %19, %20, signed : tile<128xi64> -> tile<128xi1>
+  %22 = constant <i64: 256> : tile<i64>
+  %23 = constant <i64: 4> : tile<i64>
+  %24 = subi %22, %23 : tile<i64>
+  %25 = reshape %24 : tile<i64> -> tile<1xi64>
+  %26 = broadcast %25 : tile<1xi64> -> tile<128xi64>
+  %27 = cmpi less_than_or_equal %19, %26, signed : tile<128xi64> -> tile<128xi1>
+  %28 = andi %21, %27 : tile<128xi1>
+  assert %28, "kernel `lut_private_i32`: `load_ptr_tko`: a lane addresses memory outside @squares (at pointers.py:244)" : tile<128xi1>
+  %29, %30 = load_ptr_tko weak %14 token=%8 : tile<128xptr<i32>> -> tile<128xi32>, token
+  %31 = addi %29, %7 : tile<128xi32>
+  %32 = assume div_by<16>, %arg1 : tile<ptr<i32>>
+  %33 = make_tensor_view %32, shape = [1024], strides = [1] : tensor_view<1024xi32, strides=[1]>
+  %34 = make_partition_view %33 : partition_view<tile=(128), padding_value = zero, tensor_view<1024xi32, strides=[1]>>
+  %35 = store_view_tko weak %31, %34[%1] token = %30 : tile<128xi32>, partition_view<tile=(128), padding_value = zero, tensor_view<1024xi32, strides=[1]>>, tile<i32> -> token
   return
 }

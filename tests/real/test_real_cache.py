@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -89,7 +93,7 @@ def test_an_unwritable_cache_still_returns_the_cubin(counted, monkeypatch, tmp_p
     blocker = tmp_path / "file"
     blocker.write_bytes(b"")
     monkeypatch.setenv("TILEIR_CACHE_DIR", str(blocker / "cache"))  # under a regular file
-    with pytest.warns(RuntimeWarning, match="cannot write the cubin cache"):
+    with pytest.warns(RuntimeWarning, match="cubin cache is not used: .* cannot be created"):
         assert cache.cubin_for(b"code", "sm_90").endswith(b"sm_90")
 
 
@@ -124,3 +128,101 @@ def test_the_toolchain_id_names_tileiras_and_its_ptxas():
     import re
 
     assert re.fullmatch(r"tileiras \d+\.\d+\.\d+; ptxas \d+\.\d+\.\d+", tileiras.toolchain_id())
+
+
+# -- trust: the cache is the user's alone (issue 13, point 6) ----------------------------------
+
+
+def _entry(root: Path) -> Path:
+    (entry,) = root.rglob("*.cubin")
+    return entry
+
+
+def test_the_directory_is_created_private(counted):
+    cache.cubin_for(b"code", "sm_90")
+    root = Path(cache.cache_dir())
+    for folder in (root, _entry(root).parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("mode", [0o770, 0o702, 0o777])
+def test_a_directory_others_can_write_is_not_used(counted, mode):
+    root = Path(cache.cache_dir())
+    cache.cubin_for(b"code", "sm_90")
+    root.chmod(mode)
+    with pytest.warns(RuntimeWarning, match=f"writable by others \\(mode {mode:04o}\\)"):
+        assert cache.cubin_for(b"code", "sm_90").endswith(b"sm_90")
+    assert len(counted) == 2  # the entry there was not read
+    root.chmod(0o700)
+    cache.cubin_for(b"code", "sm_90")
+    assert len(counted) == 2  # and trusted again, it is
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="chown needs root")
+def test_a_directory_owned_by_someone_else_is_not_used(counted):
+    root = Path(cache.cache_dir())
+    cache.cubin_for(b"code", "sm_90")
+    os.chown(root, 12345, -1)
+    with pytest.warns(RuntimeWarning, match="owned by user id 12345"):
+        cache.cubin_for(b"code", "sm_90")
+    assert len(counted) == 2
+
+
+def test_an_entry_copied_under_another_key_is_a_miss(counted):
+    cache.cubin_for(b"evil", "sm_90")
+    root = Path(cache.cache_dir())
+    planted = _entry(root)
+    victim = cache.cache_path(
+        cache.cache_key(
+            b"code", "sm_90", tileiras.toolchain_id(), {"lineinfo": False, "opt_level": 3}
+        ),
+        root,
+    )
+    victim.parent.mkdir(mode=0o700, exist_ok=True)
+    shutil.copyfile(planted, victim)  # a valid entry, with its own valid sha256
+    assert cache.cubin_for(b"code", "sm_90") == b"\x7fELF cubin of code for sm_90"
+    assert len(counted) == 2
+
+
+def _key_path(bytecode: bytes, arch: str) -> Path:
+    key = cache.cache_key(
+        bytecode, arch, tileiras.toolchain_id(), {"lineinfo": False, "opt_level": 3}
+    )
+    path = cache.cache_path(key, Path(cache.cache_dir()))
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(Path(cache.cache_dir()), 0o700)
+    return path
+
+
+def test_a_symlinked_entry_is_not_followed(counted, tmp_path):
+    cache.cubin_for(b"other", "sm_90")
+    target = _entry(Path(cache.cache_dir()))
+    path = _key_path(b"code", "sm_90")
+    path.symlink_to(target)
+    assert cache.cubin_for(b"code", "sm_90") == b"\x7fELF cubin of code for sm_90"
+    assert len(counted) == 2
+    assert not path.is_symlink() and path.is_file()  # replaced by a real entry
+    assert target.read_bytes().endswith(b"cubin of other for sm_90")  # the target untouched
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_entry_does_not_block(counted):
+    path = _key_path(b"code", "sm_90")
+    os.mkfifo(path)
+    result: list = []
+    worker = threading.Thread(target=lambda: result.append(cache.cubin_for(b"code", "sm_90")))
+    worker.start()
+    worker.join(timeout=10)
+    if worker.is_alive():  # unblock it before failing: open the FIFO for writing
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        worker.join(timeout=5)
+        pytest.fail("reading a FIFO entry blocked")
+    assert result == [b"\x7fELF cubin of code for sm_90"] and path.is_file()
+
+
+def test_the_header_binds_the_entry_to_its_key(counted):
+    cache.cubin_for(b"code", "sm_90")
+    entry = _entry(Path(cache.cache_dir()))
+    lines = entry.read_bytes().split(b"\n", 3)
+    assert lines[0] == b"tileir-cubin-2" and lines[1].decode() == entry.stem

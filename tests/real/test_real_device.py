@@ -257,11 +257,41 @@ def test_prepare_once_issue_twice():
 SAME = "the first buffer again"
 
 
+def _shift(x, out, a):
+    t = yield load_cell(x)
+    yield store_cell(out, t + scalar(a))
+
+
+def _width_kernels():
+    """An i32 and an f32 Scalar kernel, and one whose stride of dimension 0 (a DYN_DIM
+    extent x 64) the kernel computes in i32."""
+    g = cells([64], [64])
+    shift_i32 = trace("shift_i32", _shift, In(I32, g), Out(I32, g), Scalar(I32))
+    shift_f32 = trace("shift_f32", _shift, In(F32, g), Out(F32, g), Scalar(F32))
+    c = cells([4, DYN_DIM, 64], [4, 64, 64])
+    strided = trace("strided", _copy, In(F32, c), Out(F32, c))
+    return shift_i32, shift_f32, strided
+
+
+def _copy(a, out):
+    t = yield load_cell(a)
+    yield store_cell(out, t)
+
+
 def _refusal_cases():
     vt = get("vadd_tail").kernel()
     flash = get("flash_attn").kernel()
     axpy = axpy_kernel()
+    si, sf, strided = _width_kernels()
+    i32s, f32s = [(I32, 64)] * 2, [(F32, 64)] * 2
     return [
+        ("i32 Scalar 2.5", si, i32s + [2.5], None),
+        ("i32 Scalar 2**40", si, i32s + [2**40], None),
+        ("i32 Scalar '7'", si, i32s + ["7"], None),
+        ("i32 Scalar True", si, i32s + [True], None),
+        ("f32 Scalar 1e300", sf, f32s + [1e300], None),
+        ("f64 Scalar a string", axpy, [(F64, 512)] * 3 + ["1.0"], [4]),
+        ("a stride past i32", strided, [(F32, 256)] * 2, [1, 1 << 20]),
         ("short buffer", vt, [(F64, 1000), (F64, 999), (F64, 1000)], None),
         ("Out aliases an In", vt, [(F64, 1000), (F64, 1000), SAME], None),
         ("wrong format", vt, [(F64, 1000), (F32, 1000), (F64, 1000)], None),
@@ -300,6 +330,20 @@ def test_refusals_match_the_fake_device_before_any_driver_call(what, kernel, spe
     assert allocations == []  # nothing but the allocations reached the driver
     assert (on_real.kind, str(on_real)) == (on_fake.kind, str(on_fake))
     assert on_real.kernel == kernel.name
+    assert "cuLaunchKernel" not in fake.names()
+
+
+def test_a_buffer_is_checked_against_its_allocation_on_the_gpu():
+    kernel = get("vadd").kernel()
+    dev, fake = computing_device(kernel)
+    n = kernel.params[0].cells.extent[0]
+    args = [dev.alloc(F64, n) for _ in range(3)]
+    short = dev.alloc(F64, 16)
+    object.__setattr__(short, "length", n)  # forced past the frozen class
+    with pytest.raises(LaunchError) as err:
+        dev.launch(kernel, args[0], short, args[2])
+    assert err.value.kind == "launch.short_buffer" and "holds 16 element(s)" in str(err.value)
+    assert "cuLaunchKernel" not in fake.names()
 
 
 def test_a_buffer_of_another_device_is_refused():

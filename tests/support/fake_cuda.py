@@ -27,6 +27,7 @@ from typing import Callable, Optional
 import numpy as np
 import pytest
 
+from tileir.errors import InterpretError
 from tileir.formats import numpy_dtype
 from tileir.real.cubin import kernel_info
 from tileir.types import PointerType
@@ -40,6 +41,7 @@ class CUresult(enum.IntEnum):
     CUDA_ERROR_NO_BINARY_FOR_GPU = 209
     CUDA_ERROR_NOT_FOUND = 500
     CUDA_ERROR_ILLEGAL_ADDRESS = 700
+    CUDA_ERROR_ASSERT = 710
     CUDA_ERROR_LAUNCH_FAILED = 719
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803
 
@@ -255,10 +257,20 @@ class FakeDriver:
         values = [ctypes.string_at(pointers[p.ordinal], p.size) for p in info.params]
         self.launches.append(((gx, gy, gz), (bx, by, bz), shared, stream, values, extra))
         if self.compute is not None:
-            self.compute(self, info.name, values, (gx, gy, gz))
+            try:
+                self.compute(self, info.name, values, (gx, gy, gz))
+            except InterpretError as err:
+                if err.op != "assert":
+                    raise
+                # A device-side assert: the GPU prints its message and the launch fails with
+                # a sticky CUDA_ERROR_ASSERT, reported by the next synchronizing call.
+                self.__dict__["trapped"] = str(err)
+                sys.stderr.write(f"device assert: {err}\n")
         return (OK,)
 
     def _cuCtxSynchronize(self):
+        if self.__dict__.get("trapped"):
+            return (CUresult.CUDA_ERROR_ASSERT,)
         return (OK,)
 
     # Events: a fake clock that advances 1 ms per recorded event.

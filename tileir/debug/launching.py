@@ -4,6 +4,11 @@ The launch is checked exactly as a device checks it (:func:`tileir.host.launch.c
 buffer lengths, formats, grid against the Out's cells), then the arguments are
 put in calling-convention order: one 1-D array of the marker's host dtype per
 buffer parameter, the Scalars, then the value of each ``DYN_DIM`` extent.
+
+The debuggers run a checked kernel's *unchecked* lowering (the same recording,
+``checked=False``): a pointer-path guard would stop the launch at its ``assert``,
+while the debuggers' job is to say where the access lands (past the end, in another
+argument's buffer), which only the unguarded access shows.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from tileir.debug.runner import grid3
 from tileir.host.launch import ArgInfo, check_launch, entry_values
 from tileir.ir.module import Module
 from tileir.kernel import Kernel
+from tileir.lower import lowering
+from tileir.lower.guards import pointer_accesses
 from tileir.record.markers import Param
 
 __all__ = ["Prepared", "prepare", "Target"]
@@ -60,6 +67,9 @@ def prepare(
             raise ValueError("a bare Module has no cells to make the grid: give grid=")
         name = entry or kernel.functions[0].name
         return Prepared(kernel, name, list(args), grid3(grid), ())
+    if kernel.program.checked and any(pointer_accesses(kernel.program)):
+        unchecked = attrs.evolve(kernel.program, checked=False)
+        kernel = Kernel(unchecked, lowering.lower(unchecked), kernel.reference, kernel.tolerance)
     params = kernel.params
     values: list[Any] = []
     infos: list[ArgInfo] = []

@@ -112,6 +112,16 @@ class FakeDevice(Device):
     def copy_out(self, buf: Buffer) -> np.ndarray:
         return buf.handle.copy()
 
+    def capacity(self, buf: Buffer) -> int:
+        handle = buf.handle
+        if not isinstance(handle, np.ndarray) or handle.dtype != buf.format.numpy_dtype:
+            raise LaunchError(
+                f"{buf!r} no longer holds the array alloc made for it",
+                op="launch",
+                kind="launch.buffer",
+            )
+        return int(handle.size)
+
     def _span(self, buf: Buffer) -> tuple:
         start = buf.handle.__array_interface__["data"][0]
         return (start, start + max(1, buf.handle.nbytes))

@@ -40,10 +40,16 @@ if TYPE_CHECKING:
 __all__ = ["Buffer", "Device", "LaunchReport"]
 
 
-@attrs.define(eq=False)
+@attrs.frozen(eq=False)
 class Buffer:
     """A buffer of ``length`` elements of ``format`` on ``device``; ``handle`` is the device's
-    own (a numpy array on the fake device, a device pointer on a GPU)."""
+    own (a numpy array on the fake device, a device allocation on a GPU).
+
+    Frozen: a buffer is what ``alloc`` made, and assigning a field raises
+    ``attrs.exceptions.FrozenInstanceError``.  Even so the launch checks never trust
+    ``length``: they ask the device how many elements the allocation itself holds
+    (:meth:`Device.capacity`).
+    """
 
     device: "Device"
     format: Format
@@ -108,8 +114,13 @@ class Device(ABC):
                     op="launch",
                     kind="launch.device",
                 )
-            return ArgInfo(arg.format, arg.length, self._span(arg))
+            return ArgInfo(arg.format, self.capacity(arg), self._span(arg))
         return ArgInfo(value=arg, is_buffer=False)
+
+    def capacity(self, buf: Buffer) -> int:
+        """How many elements of ``buf``'s format its allocation holds, read off the
+        allocation (the fake device's array, the GPU's allocation), never off ``length``."""
+        return buf.length
 
     def _span(self, buf: Buffer) -> tuple[int, int]:
         return (id(buf), id(buf) + 1)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 import attrs
 
 from tileir.errors import LaunchError
+from tileir.host.widths import I32_MAX, check_i32, scalar_value
 from tileir.record.convention import dyn_extents, entry_arguments
 from tileir.types import Format
 
@@ -50,6 +51,11 @@ class LaunchPlan:
     grid: tuple[int, ...]
     #: ``((param, dim), value)`` pairs, in entry-parameter order
     extents: tuple[tuple[tuple[int, int], int], ...]
+    #: ``(param, value)`` of every Scalar, as :func:`tileir.host.widths.scalar_value` took it
+    scalars: tuple[tuple[int, object], ...] = ()
+    #: the element count of every guarded buffer (:attr:`tileir.Kernel.guarded`), read off
+    #: its allocation, in entry-parameter order
+    counts: tuple[int, ...] = ()
 
 
 def _fail(kind: str, kernel: str, message: str) -> LaunchError:
@@ -179,6 +185,7 @@ def check_launch(
             f"({', '.join(p.role for p in params)}) and {len(infos)} were given",
         )
     g = _resolve_grid(kernel, grid)
+    scalars: list[tuple[int, object]] = []
     for p, info in zip(params, infos):
         if p.role == "Scalar":
             if info.is_buffer:
@@ -187,6 +194,8 @@ def check_launch(
                     name,
                     f"argument {p.index} (Scalar) is a {p.format} value, and a buffer was given",
                 )
+            where = f"argument {p.index} (Scalar)"
+            scalars.append((p.index, scalar_value(p.format, info.value, where=where, kernel=name)))
             continue
         if not info.is_buffer:
             raise _fail(
@@ -203,6 +212,7 @@ def check_launch(
                 f"{info.format} and the kernel's marker says {p.format}",
             )
     extents = _extents(kernel, g, infos)
+    _check_widths(kernel, extents)
     for p, info in zip(params, infos):
         if p.cells is None:
             continue
@@ -231,13 +241,72 @@ def check_launch(
                     f"buffer with argument {q.index} ({q.role}); an Out is written by "
                     f"its blocks alone",
                 )
+    guarded = tuple(getattr(kernel, "guarded", ()))
+    for index, need, where in getattr(kernel, "static_reach", ()):
+        have = infos[index].length
+        if have < need:
+            raise _fail(
+                "launch.pointer_bounds",
+                name,
+                f"argument {index} ({params[index].role}) holds {have} element(s), and "
+                f"{where} addresses element {need - 1} of it",
+            )
     ordered = tuple((key, extents[key]) for key in dyn_extents(params))
-    return LaunchPlan(g, ordered)
+    counts = tuple(infos[i].length for i in guarded)
+    return LaunchPlan(g, ordered, tuple(scalars), counts)
+
+
+def _check_widths(kernel: Kernel, extents: dict[tuple[int, int], int]) -> None:
+    """Every DYN_DIM extent fits the entry's ``tile<i32>``, and so does every stride the
+    kernel computes from them.
+
+    The lowering (:meth:`tileir.lower.addressing.Addressing._strides`) makes a tensor
+    view's strides row-major: the stride of dimension ``d`` is the product of the
+    extents after it, and once one of those is a DYN_DIM the products are ``muli`` of
+    i32 values in the kernel, which wrap silently.  Each such product (extents ``k..``
+    for ``k >= 1``, the stride of dimension ``k - 1``) must fit, or the view would
+    address memory far from the buffer.  (The product over every extent, the element
+    count, is no stride: the buffer check bounds it.)
+    """
+    for (index, d), value in extents.items():
+        check_i32(
+            value,
+            what=f"argument {index}'s DYN_DIM extent of dimension {d}",
+            kernel=kernel.name,
+        )
+    for p in kernel.params:
+        c = p.cells
+        if c is None or all(isinstance(e, int) for e in c.extent):
+            continue
+        shape = [
+            e if isinstance(e, int) else extents[(p.index, d)] for d, e in enumerate(c.extent)
+        ]
+        dynamic = [not isinstance(e, int) for e in c.extent]
+        for k in range(len(shape) - 1, 0, -1):
+            if not any(dynamic[k:]):
+                continue
+            stride = 1
+            for n in shape[k:]:
+                stride *= n
+            if stride > I32_MAX:
+                factors = " x ".join(str(n) for n in shape[k:])
+                raise _fail(
+                    "launch.i32",
+                    kernel.name,
+                    f"argument {p.index} ({p.role}): the stride of dimension {k - 1} is "
+                    f"{factors} = {stride} elements, which the kernel computes in i32 "
+                    f"(at most {I32_MAX}); split the buffer or fix the extents that follow "
+                    f"the DYN_DIM",
+                )
 
 
 def entry_values(kernel: Kernel, plan: LaunchPlan, args: Sequence[Any]) -> list[Any]:
-    """The entry's arguments in calling-convention order (:mod:`tileir.record.convention`)."""
-    return entry_arguments(args, [value for _key, value in plan.extents])
+    """The entry's arguments in calling-convention order (:mod:`tileir.record.convention`),
+    each Scalar as the launch checks took it."""
+    values = list(args)
+    for index, value in plan.scalars:
+        values[index] = value
+    return entry_arguments(values, [value for _key, value in plan.extents], plan.counts)
 
 
 def block_of_element(

@@ -50,6 +50,7 @@ from tileir.ir.numerics import scalar_bits
 from tileir.ir.rule_table import rule_table
 from tileir.ir.signatures import attr_defaults
 from tileir.lower.addressing import Addressing
+from tileir.lower.guards import GuardedAccess, guarded_params
 from tileir.lower.memory import MEMORY_LOWER_RULES, MemoryInstrs
 from tileir.record.convention import dyn_extents, entry_param_types
 from tileir.record.program import (
@@ -121,7 +122,7 @@ def _exits(body: Sequence[Instr]) -> bool:
     return bool(body) and isinstance(body[-1], Exit)
 
 
-class _Lowering(Addressing, MemoryInstrs):
+class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     """The walk of one Program (used once, by :func:`lower`)."""
 
     def __init__(self, program: Program):
@@ -133,10 +134,14 @@ class _Lowering(Addressing, MemoryInstrs):
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
         extents = dyn_extents(program.params)
-        types = entry_param_types(program.params)
+        guarded = guarded_params(program)
+        types = entry_param_types(program.params, guarded)
         self.params = tuple(self.fresh(t) for t in types)
         n = len(program.params)
         self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
+        first_count = n + len(extents)
+        self.count_index = {p: first_count + i for i, p in enumerate(guarded)}
+        self.scratch: dict[int, int] = {}
         self.block_ids: tuple[Value, ...] = ()
 
     # -- plumbing ----------------------------------------------------------------------

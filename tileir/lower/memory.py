@@ -72,6 +72,7 @@ class MemoryInstrs(Walk):
         return [self.value(mask)] if mask is not None else []
 
     def _loadptr(self, ins: LoadPtr) -> None:
+        self.guard(ins)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
         pad = [self.value(ins.padding)] if ins.padding is not None else []
@@ -87,6 +88,7 @@ class MemoryInstrs(Walk):
         self.bind(("var", ins.result), tile)
 
     def _storeptr(self, ins: StorePtr) -> None:
+        self.guard(ins)
         value = self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
@@ -100,6 +102,7 @@ class MemoryInstrs(Walk):
         )
 
     def _atomic(self, ins: Atomic) -> None:
+        self.guard(ins)
         value = self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
@@ -115,6 +118,7 @@ class MemoryInstrs(Walk):
         self.bind(("var", ins.result), old)
 
     def _atomiccas(self, ins: AtomicCas) -> None:
+        self.guard(ins)
         cmp, value = self.value(ins.compare), self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
@@ -143,6 +147,7 @@ class MemoryInstrs(Walk):
         )
 
     def _alloca(self, ins: Alloca) -> None:
+        self.scratch[ins.result] = ins.count  # (the checked lowering bounds accesses to it)
         (ptr,) = self.emit(
             "alloca",
             (),

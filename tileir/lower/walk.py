@@ -16,7 +16,7 @@ from pyrsistent import PMap
 
 from tileir.ir.module import Block, Loc, Value
 from tileir.record.markers import Cells
-from tileir.record.program import Base, Instr, Program, View
+from tileir.record.program import Atomic, AtomicCas, Base, Instr, LoadPtr, Program, StorePtr, View
 from tileir.record.tile import Tile
 from tileir.types import Type
 
@@ -34,6 +34,10 @@ class Walk:
     extent_values: dict[tuple[int, int], Value]
     #: the current token of the memory chain
     token: Value
+    #: a guarded parameter (tileir.lower.guards) -> the entry position of its element count
+    count_index: dict[int, int]
+    #: a scratch buffer's result id -> its element count (the guards bound accesses to it)
+    scratch: dict[int, int]
 
     @abstractmethod
     def emit(
@@ -70,3 +74,7 @@ class Walk:
 
     @abstractmethod
     def pointers(self, base: Base, offsets: Optional[Tile], loc: Optional[Loc]) -> Value: ...
+
+    # -- GuardedAccess's, which MemoryInstrs uses
+    @abstractmethod
+    def guard(self, ins: Union[LoadPtr, StorePtr, Atomic, AtomicCas]) -> None: ...

@@ -5,10 +5,23 @@ assembles it (tileiras's and the sibling ptxas's versions) and the assembler
 options.  Entries live in ``$TILEIR_CACHE_DIR`` or the user cache folder
 (``$XDG_CACHE_HOME/tileir``, else ``~/.cache/tileir`` on Linux).
 
-Each file holds a short header with the cubin's own sha256, so a truncated or
-corrupted entry is noticed, removed and assembled again rather than handed to
-the driver.  Files are written to a temporary name and renamed into place, so
-concurrent processes (pytest-xdist workers) never read half a file.
+Trust, as ssh treats its keys: a cubin from the cache is handed to the driver
+and runs on the GPU, so the cache must be the user's alone.
+
+* The directory (and each two-letter subdirectory) is created private (0700) and
+  used only when it is a directory owned by the user and neither group- nor
+  world-writable; otherwise the cache is bypassed (the cubin is assembled, nothing
+  is read or written) with a RuntimeWarning naming the directory and the reason.
+* An entry is opened with ``O_NOFOLLOW | O_NONBLOCK`` and checked with ``fstat``: a
+  symlink, a FIFO, a device or a file of another owner is a miss (and is removed),
+  never followed, never waited on.
+* An entry is bound to its key: its header holds the key (the sha256 of bytecode,
+  arch, toolchain and options) and the cubin's own sha256, so an entry copied
+  under another name, truncated or corrupted is a miss, removed and assembled
+  again rather than handed to the driver.
+* Writes go to a temporary file (created 0600) and are renamed into place with
+  ``os.replace``, so concurrent processes (pytest-xdist workers) never read half a
+  file.
 
 >>> key_a = cache_key(b"bytecode", "sm_90", "tileiras 13.4.92", {"lineinfo": False})
 >>> key_b = cache_key(b"bytecode", "sm_100", "tileiras 13.4.92", {"lineinfo": False})
@@ -21,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 import warnings
@@ -29,10 +43,13 @@ from typing import Any, Mapping, Optional
 
 from tileir.real import tileiras
 
-__all__ = ["cache_dir", "cache_key", "cache_path", "cubin_for"]
+__all__ = ["cache_dir", "cache_key", "cache_path", "cubin_for", "untrusted_reason"]
 
-_MAGIC = b"tileir-cubin-1\n"
+_MAGIC = b"tileir-cubin-2\n"
 _DIGEST = 64  # hex characters of a sha256
+#: the largest entry read (cubins are a few MB at most; a bigger file is not ours)
+_MAX_ENTRY = 256 << 20
+_PRIVATE = 0o700
 
 
 def cache_dir() -> Path:
@@ -71,29 +88,98 @@ def cache_path(key: str, directory: Optional[Path] = None) -> Path:
     return (directory or cache_dir()) / key[:2] / f"{key}.cubin"
 
 
-def _read(path: Path) -> Optional[bytes]:
+def untrusted_reason(directory: Path) -> Optional[str]:
+    """Why ``directory`` may not hold cubins (None when it may): it must be a directory
+    owned by the user, writable by nobody else.  (On systems without user ids, the
+    check is the platform's.)"""
     try:
-        data = path.read_bytes()
-    except OSError:
+        st = os.stat(directory)
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a directory"
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
         return None
-    head = len(_MAGIC) + _DIGEST + 1
-    cubin = data[head:]
-    if (
-        data[: len(_MAGIC)] == _MAGIC
-        and len(data) > head
-        and data[len(_MAGIC) : head - 1] == hashlib.sha256(cubin).hexdigest().encode()
-    ):
-        return cubin
-    try:  # a damaged entry: drop it and assemble again
-        path.unlink()
-    except OSError:
-        pass
+    if st.st_uid != getuid():
+        return f"it is owned by user id {st.st_uid}, not by you ({getuid()})"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"it is writable by others (mode {stat.S_IMODE(st.st_mode):04o}); chmod 700 it"
     return None
 
 
-def _write(path: Path, cubin: bytes) -> None:
+def _private_dir(directory: Path) -> Optional[str]:
+    """Create ``directory`` private to the user if it is missing; why it may not be used,
+    or None."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=_PRIVATE, parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"it cannot be created ({exc.strerror})"
+    return untrusted_reason(directory)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def _open_entry(path: Path) -> Optional[bytes]:
+    """The bytes of the regular file ``path``, opened without following a link and
+    without blocking (a FIFO or device answers at once); None for anything else."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError:  # ELOOP: a symlink; anything else we cannot open is a miss too
+        _remove(path)
+        return None
+    try:
+        st = os.fstat(fd)
+        getuid = getattr(os, "getuid", None)
+        if (
+            not stat.S_ISREG(st.st_mode)
+            or st.st_size > _MAX_ENTRY
+            or (getuid is not None and st.st_uid != getuid())
+        ):
+            _remove(path)
+            return None
+        chunks = []
+        left = st.st_size + 1  # one byte more: a file that grew is noticed by its hash
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _header(key: str, cubin: bytes) -> bytes:
+    return _MAGIC + key.encode() + b"\n" + hashlib.sha256(cubin).hexdigest().encode() + b"\n"
+
+
+def _read(path: Path, key: str) -> Optional[bytes]:
+    data = _open_entry(path)
+    if data is None:
+        return None
+    head = len(_MAGIC) + 2 * (_DIGEST + 1)
+    cubin = data[head:]
+    if len(data) > head and data[:head] == _header(key, cubin):
+        return cubin
+    _remove(path)  # damaged, or another key's entry: assemble again
+    return None
+
+
+def _write(path: Path, key: str, cubin: bytes) -> None:
+    try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cubin")
     except OSError as exc:
         warnings.warn(
@@ -104,7 +190,7 @@ def _write(path: Path, cubin: bytes) -> None:
         return
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + hashlib.sha256(cubin).hexdigest().encode() + b"\n" + cubin)
+            f.write(_header(key, cubin) + cubin)
         os.replace(tmp, path)
     except OSError as exc:
         warnings.warn(
@@ -112,10 +198,7 @@ def _write(path: Path, cubin: bytes) -> None:
             RuntimeWarning,
             stacklevel=3,
         )
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(Path(tmp))
 
 
 def cubin_for(
@@ -133,11 +216,23 @@ def cubin_for(
     """
     options = {"lineinfo": bool(lineinfo), "opt_level": int(opt_level)}
     key = cache_key(bytecode, arch, tileiras.toolchain_id(), options)
-    path = cache_path(key, directory)
-    cubin = _read(path)
-    if cubin is None:
-        cubin = tileiras.assemble(
-            bytes(bytecode), arch, lineinfo=lineinfo, opt_level=opt_level, kernel=kernel
-        )
-        _write(path, cubin)
+    root = directory or cache_dir()
+    path = cache_path(key, root)
+    why = None
+    for folder in (root, path.parent):
+        reason = _private_dir(folder)
+        if reason is not None:
+            why = f"{folder} {reason}"
+            break
+    if why is None:
+        cubin = _read(path, key)
+        if cubin is not None:
+            return cubin
+    cubin = tileiras.assemble(
+        bytes(bytecode), arch, lineinfo=lineinfo, opt_level=opt_level, kernel=kernel
+    )
+    if why is None:
+        _write(path, key, cubin)
+    else:
+        warnings.warn(f"tileir: the cubin cache is not used: {why}", RuntimeWarning, stacklevel=2)
     return cubin

@@ -90,6 +90,23 @@ def _alignments(kernel) -> dict:
     return out
 
 
+def _trapped(kernel, err: TileIRError) -> LaunchError:
+    """A launch that stopped on a device-side ``assert``: the kernel's bounds guards (or its
+    own asserts), named so the host can say which op and line could have fired (the GPU
+    printed the one that did)."""
+    messages = [
+        str(attr_of(op, "message")) for op in walk(kernel.function.body) if op.name == "assert"
+    ]
+    listed = "; ".join(messages) if messages else "none found in the module"
+    return LaunchError(
+        f"the launch stopped on a device-side assert ({err.message}); the GPU printed the "
+        f"message of the one that fired; the kernel's asserts: {listed}",
+        kernel=kernel.name,
+        op="launch",
+        kind="launch.trap",
+    )
+
+
 class RealDevice(Device):
     """An NVIDIA GPU (``ordinal`` as the driver numbers them).
 
@@ -210,6 +227,9 @@ class RealDevice(Device):
         self._own(buf, "free")
         self.context.free(buf.handle)
 
+    def capacity(self, buf: Buffer) -> int:
+        return int(buf.handle.nbytes) // buf.format.itemsize
+
     def _span(self, buf: Buffer) -> tuple:
         start = buf.handle.device_pointer
         return (start, start + max(1, buf.handle.nbytes))
@@ -300,7 +320,8 @@ class RealDevice(Device):
         values = [a.handle if isinstance(a, Buffer) else a for a in args]
         entry = entry_values(kernel, plan, values)
         loaded = ctx.kernel(self._cubin(kernel.bytecode(), name), name)
-        lay = params.layout(entry_param_types(kernel.params), kernel=name)
+        guarded = getattr(kernel, "guarded", ())
+        lay = params.layout(entry_param_types(kernel.params, guarded), kernel=name)
         params.check_against_cubin(lay, loaded.info)
         # The context's own argument rules: GPU arrays' formats, device and stream.
         packed = [ctx._argument(v, s, name) for v, s in zip(entry, lay.slots)]
@@ -330,5 +351,7 @@ class RealDevice(Device):
         try:
             self.issue(prepared)
         except TileIRError as err:
+            if err.kind == "cuda.CUDA_ERROR_ASSERT":
+                raise _trapped(kernel, err) from None
             raise err.with_context(kernel=kernel.name) from None
         return LaunchReport(kernel.name, plan.grid, f"gpu {self.arch}")

@@ -40,6 +40,7 @@ import attrs
 import numpy as np
 
 from tileir.errors import LaunchError
+from tileir.host.widths import scalar_value
 from tileir.real.cubin import EIATTR, KernelInfo
 from tileir.types import Format, PointerType, TileType
 
@@ -153,18 +154,9 @@ def _pointer_bytes(value: Any, where: str, kernel: Optional[str]) -> bytes:
 
 
 def _int_bytes(fmt: Format, value: Any, where: str, kernel: Optional[str]) -> bytes:
-    if fmt.name == "i1" and isinstance(value, (bool, np.bool_)):
-        return bytes([int(value)])
-    number = _as_int(value)
+    # the shared rule (tileir.host.widths): the fake device refuses the same values
+    number = int(scalar_value(fmt, value, where=where, kernel=kernel))
     bits = fmt.bits
-    # Tile IR integers are signless: accept either reading of the bits.
-    low, high = (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)
-    if number is None or not low <= number <= high:
-        raise _refuse(
-            f"{where} ({fmt}) needs an integer in [{low}, {high}], got "
-            f"{type(value).__name__} {value!r}",
-            kernel,
-        )
     return (number & ((1 << bits) - 1)).to_bytes(fmt.itemsize, "little")
 
 
@@ -172,15 +164,8 @@ def _float_bytes(fmt: Format, value: Any, where: str, kernel: Optional[str]) -> 
     if fmt.name == "fnv8E5M3FNU":
         # No host type exists for it anywhere: the argument is its raw 8 bits.
         return _int_bytes(Format("i8"), value, where + " (raw fnv8E5M3FNU bits)", kernel)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _refuse(
-            f"{where} ({fmt}) needs a real number, got {type(value).__name__} {value!r}", kernel
-        )
-    with np.errstate(over="ignore", invalid="ignore"):
-        stored = np.asarray(value, dtype=np.float64).astype(fmt.numpy_dtype)
-    if np.isfinite(float(value)) and not np.isfinite(stored.astype(np.float64)):
-        raise _refuse(f"{where} ({fmt}): {value!r} overflows the format", kernel)
-    return stored.tobytes()
+    number = scalar_value(fmt, value, where=where, kernel=kernel)
+    return np.asarray(number, dtype=np.float64).astype(fmt.numpy_dtype).tobytes()
 
 
 def _value_bytes(slot: ParamSlot, value: Any, kernel: Optional[str]) -> bytes:

@@ -14,6 +14,14 @@ values), the cubin parameter check of the real device, and the docs
 ((0, 0), (2, 0))
 >>> entry_arguments(["a", 7, "out"], [1000, 1000])
 ['a', 7, 'out', 1000, 1000]
+
+A checked kernel whose pointer path reaches parameters 0 and 2 (``guarded``) takes
+their element counts last, as ``tile<i64>``:
+
+>>> [str(t) for t in entry_param_types(params, guarded=(0, 2))][-2:]
+['tile<i64>', 'tile<i64>']
+>>> entry_arguments(["a", 7, "out"], [1000, 1000], counts=[1000, 1024])
+['a', 7, 'out', 1000, 1000, 1000, 1024]
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from tileir.record.markers import DYN_DIM, Marker, Param
-from tileir.types import I32, TileType
+from tileir.types import I32, I64, TileType
 
 __all__ = ["SUMMARY", "dyn_extents", "entry_param_types", "entry_arguments", "trace_params"]
 
@@ -29,7 +37,9 @@ __all__ = ["SUMMARY", "dyn_extents", "entry_param_types", "entry_arguments", "tr
 SUMMARY = (
     "One `tile<ptr<T>>` per `In` / `Out` / `Shared` parameter and one rank-0 `tile<T>` "
     "per `Scalar`, in the markers' order, then one `tile<i32>` for each `DYN_DIM` extent "
-    "(parameter by parameter, dimension by dimension). Shapes and strides the markers "
+    "(parameter by parameter, dimension by dimension), then, in a checked kernel, one "
+    "`tile<i64>` element count for each buffer its pointer path reaches (in parameter "
+    "order; the launch fills it from the allocation). Shapes and strides the markers "
     "fix are constants in the module. Both devices pack exactly this."
 )
 
@@ -49,18 +59,24 @@ def dyn_extents(params: Sequence[Param]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def entry_param_types(params: Sequence[Param]) -> tuple[TileType, ...]:
+def entry_param_types(
+    params: Sequence[Param], guarded: Sequence[int] = ()
+) -> tuple[TileType, ...]:
     """The entry's parameter types: a pointer tile per buffer, a rank-0 tile per Scalar,
-    then an i32 tile per DYN_DIM extent."""
+    then an i32 tile per DYN_DIM extent, then an i64 tile per ``guarded`` buffer (the
+    parameters a checked kernel's pointer path reaches: :func:`tileir.Kernel.guarded`)."""
     types = [
         TileType((), p.format) if p.role == "Scalar" else TileType((), p.pointer) for p in params
     ]
     types.extend(TileType((), I32) for _ in dyn_extents(params))
+    types.extend(TileType((), I64) for _ in guarded)
     return tuple(types)
 
 
-def entry_arguments(values: Sequence[Any], extents: Sequence[int]) -> list[Any]:
+def entry_arguments(
+    values: Sequence[Any], extents: Sequence[int], counts: Sequence[int] = ()
+) -> list[Any]:
     """The entry's arguments in convention order: the parameters' values (buffers as the
     device represents them, Scalars as numbers), then the DYN_DIM extents' values in
-    :func:`dyn_extents` order."""
-    return list(values) + list(extents)
+    :func:`dyn_extents` order, then the guarded buffers' element counts."""
+    return list(values) + list(extents) + list(counts)

@@ -365,6 +365,9 @@ class Program:
     grid: Optional[tuple[Optional[int], ...]] = None
     loc: Optional[Loc] = field(default=None, eq=False)
     hints: Optional[Hints] = None
+    #: the checked lowering (the default): every pointer-path access is guarded against its
+    #: buffer's size (:mod:`tileir.lower.guards`); False for users who prove their bounds
+    checked: bool = True
 
     def param(self, index: int) -> Param:
         return self.params[index]

@@ -1,0 +1,342 @@
+"""The checked lowering: no pointer-path access leaves its buffer, on either device.
+
+Why this design.  A tensor view carries its buffer's shape, so the GPU itself
+keeps a view access inside the buffer (padding, or ``inbounds`` promises the
+launch checks back).  A pointer-path access (``load_ptr_tko``, ``store_ptr_tko``,
+``atomic_rmw_tko``, ``atomic_cas_tko``) carries only addresses: the GPU would
+write wherever a lane points, and the host cannot know runtime offsets before
+the launch.  So the check goes where the offsets are known, into the kernel:
+
+* every buffer parameter the pointer path reaches (the *guarded* parameters,
+  :func:`guarded_params`) gets its element count as an extra ``tile<i64>`` entry
+  parameter, after the DYN_DIM extents (:mod:`tileir.record.convention`); the
+  host fills it from the allocation itself, never from a field a user set;
+* before each pointer-path access the lowering emits the lanes' check and the
+  dialect's ``assert`` (docs/dialect.md, ``assert``): a lane whose mask holds
+  must address a whole element inside one of the buffers its pointers are built
+  from (the parameters, globals and scratch buffers the pointer expression
+  starts at; with ``offsets`` on a parameter, ``0 <= offset < count``).  An
+  offending lane traps with a message naming the kernel, the op, the buffer and
+  the user's source line; the fake device runs the same module, so its verdict
+  is the same ``assert`` (an InterpretError naming the op and the line);
+* a constant offset tile on a parameter that is negative is refused while
+  tracing, and one past the buffer is refused at launch
+  (:func:`static_reach`, checked by :func:`tileir.host.launch.check_launch`);
+* a pointer expression that starts at nothing the lowering can bound (an
+  ``int_to_ptr`` of a number, a pointer carried through a loop) is refused while
+  tracing, with the way out named: ``trace(..., checked=False)``, which emits no
+  guard and no count parameters, for users who prove their bounds themselves.
+
+Why a trap rather than clamping or masking the lane: a silent fix would hide the
+bug and give the two devices different answers; the trap stops the launch on a
+GPU exactly where the fake device stops, and names the same op and line.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
+
+import numpy as np
+
+from tileir.errors import LoweringError
+from tileir.ir.numerics import dense_array, dense_of
+from tileir.record.program import (
+    Atomic,
+    AtomicCas,
+    For,
+    If,
+    Instr,
+    LoadPtr,
+    Loop,
+    Program,
+    StorePtr,
+    Together,
+)
+from tileir.record.tile import Tile, drop_defaults, widen_pair
+from tileir.types import I1, I64, Format, PointerType, TileType
+
+if TYPE_CHECKING:
+    from tileir.lower.walk import Walk
+else:
+    Walk = object
+
+__all__ = [
+    "PointerInstr",
+    "GuardedAccess",
+    "guarded_params",
+    "static_reach",
+    "pointer_accesses",
+    "OP_NAMES",
+]
+
+#: the pointer-path instructions the guards check
+PointerInstr = Union[LoadPtr, StorePtr, Atomic, AtomicCas]
+PointerAccess = (LoadPtr, StorePtr, Atomic, AtomicCas)
+
+#: the dialect op each pointer-path instruction lowers to (named in the guard's message)
+OP_NAMES = {
+    LoadPtr: "load_ptr_tko",
+    StorePtr: "store_ptr_tko",
+    Atomic: "atomic_rmw_tko",
+    AtomicCas: "atomic_cas_tko",
+}
+
+
+def _walk(body: Sequence[Instr]) -> Iterator[Instr]:
+    for ins in body:
+        yield ins
+        if isinstance(ins, (For, Loop)):
+            yield from _walk(ins.body)
+        elif isinstance(ins, If):
+            yield from _walk(ins.then_body)
+            yield from _walk(ins.else_body)
+        elif isinstance(ins, Together):
+            for group in ins.groups:
+                yield from _walk(group)
+
+
+def pointer_accesses(program: Program) -> Iterator[PointerInstr]:
+    """Every pointer-path load, store and atomic of ``program``, nested bodies included."""
+    return (ins for ins in _walk(program.body) if isinstance(ins, PointerAccess))
+
+
+def _addresses_in(t: Tile) -> list[Tile]:
+    """The pointer tiles whose ``ptr_to_int`` the integer expression ``t`` uses."""
+    out: list[Tile] = []
+    seen: set[int] = set()
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if x.op == "ptr_to_int":
+            out.extend(a for a in x.args if isinstance(a, Tile))
+            continue
+        stack.extend(a for a in x.args if isinstance(a, Tile))
+    return out
+
+
+def _leaves(t: Tile) -> list[Tile]:
+    """The pointer-typed tiles with no pointer operand that ``t`` is built from (parameters'
+    addresses, globals, scratch buffers, or pointers made of numbers).  An ``int_to_ptr``
+    of arithmetic on ``ptr_to_int`` addresses is built from those addresses' pointers."""
+    out: list[Tile] = []
+    seen: set[int] = set()
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if not isinstance(x.format, PointerType):
+            continue
+        sources = [a for a in x.args if isinstance(a, Tile) and isinstance(a.format, PointerType)]
+        if x.op == "int_to_ptr":
+            sources = [a for a in x.args if isinstance(a, Tile) for a in _addresses_in(a)]
+        if not sources:
+            out.append(x)
+        stack.extend(sources)
+    return out
+
+
+def guarded_params(program: Program) -> tuple[int, ...]:
+    """The buffer parameters whose element count the checked entry takes (in order): every
+    one a pointer-path access addresses; none when the program is unchecked."""
+    if not program.checked:
+        return ()
+    found: set[int] = set()
+    for ins in pointer_accesses(program):
+        base = ins.param
+        if isinstance(base, int):
+            found.add(base)
+            continue
+        for leaf in _leaves(base):
+            if leaf.op == "ptr_param":
+                found.add(int(leaf.attrs["index"]))
+    return tuple(sorted(found))
+
+
+def _constant_offsets(offsets: Optional[Tile]) -> Optional[np.ndarray]:
+    if offsets is None or offsets.op != "constant":
+        return None
+    return np.asarray(dense_array(offsets.attrs["value"]), dtype=object).reshape(-1)
+
+
+def static_reach(program: Program) -> tuple[tuple[int, int, str], ...]:
+    """``(parameter, elements needed, where)`` of every checked, unmasked access at constant
+    offsets of a parameter: the launch refuses a buffer shorter than that."""
+    if not program.checked:
+        return ()
+    out = []
+    for ins in pointer_accesses(program):
+        base = ins.param
+        values = _constant_offsets(ins.offsets)
+        # (under a mask a lane may never run: its guard decides at run time)
+        if isinstance(base, int) and ins.mask is None and values is not None and values.size:
+            where = f"{OP_NAMES[type(ins)]} at {ins.loc}" if ins.loc else OP_NAMES[type(ins)]
+            out.append((base, int(max(values)) + 1, where))
+    return tuple(out)
+
+
+def _i64(n: int) -> Tile:
+    return Tile("constant", (), {"value": dense_of(TileType((), I64), n)}, TileType((), I64))
+
+
+def _to_i64(t: Tile) -> Tile:
+    fmt = t.format
+    assert isinstance(fmt, Format) and fmt.is_int  # offsets are integers (the recorder's)
+    if fmt == I64:
+        return t
+    return Tile("exti", (t,), {"signedness": "signed"}, t.type.with_element(I64), t.loc)
+
+
+def _address(p: Tile) -> Tile:
+    return Tile("ptr_to_int", (p,), {}, p.type.with_element(I64), p.loc)
+
+
+def _cmp(pred: str, a: Tile, b: Tile) -> Tile:
+    a, b = widen_pair("cmpi", a, b)
+    attrs = drop_defaults("cmpi", {"comparison_predicate": pred, "signedness": "signed"})
+    return Tile("cmpi", (a, b), attrs, a.type.with_element(I1), a.loc)
+
+
+def _and(a: Tile, b: Tile) -> Tile:
+    a, b = widen_pair("andi", a, b)
+    return Tile("andi", (a, b), {}, a.type, a.loc)
+
+
+def _or(a: Tile, b: Tile) -> Tile:
+    a, b = widen_pair("ori", a, b)
+    return Tile("ori", (a, b), {}, a.type, a.loc)
+
+
+def _not(a: Tile) -> Tile:
+    true = Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
+    a, t = widen_pair("xori", a, true)
+    return Tile("xori", (a, t), {}, a.type, a.loc)
+
+
+def _within(addr: Tile, base: Tile, nbytes: Tile, esize: int) -> Tile:
+    """Lanes of ``addr`` (i64 byte addresses) holding a whole element in the ``nbytes`` bytes
+    from ``base``'s address: ``0 <= addr - base <= nbytes - esize``."""
+    d = Tile("subi", widen_pair("subi", addr, _address(base)), {}, addr.type, addr.loc)
+    last = Tile("subi", (nbytes, _i64(esize)), {}, nbytes.type, addr.loc)
+    return _and(_cmp("greater_than_or_equal", d, _i64(0)), _cmp("less_than_or_equal", d, last))
+
+
+class GuardedAccess(Walk):
+    """The guard before each pointer-path access (mixed into the lowering; see the module
+    docstring).  ``count_index`` maps a guarded parameter to its count's entry position;
+    ``scratch`` maps a scratch buffer's result id to its element count."""
+
+    count_index: dict[int, int]
+    scratch: dict[int, int]
+
+    def _count(self, index: int) -> Tile:
+        return Tile("param", (), {"index": self.count_index[index]}, TileType((), I64))
+
+    def _region(self, leaf: Tile, where: str, op: str) -> tuple[Tile, Tile]:
+        """A pointer leaf's buffer: its start (a rank-0 pointer tile) and size in bytes, in the
+        leaf's own element format (an access may read it through ``ptr_to_ptr`` as another)."""
+        own = leaf.format
+        assert isinstance(own, PointerType)  # (a leaf is a pointer tile)
+        if own.pointee.bits % 8:
+            raise LoweringError(
+                f"the checked lowering bounds whole bytes, and this access's pointers start at "
+                f"a buffer of {own.pointee}; trace the kernel with checked=False if its bounds "
+                f"are proven otherwise",
+                op=op,
+                where=where or None,
+            )
+        size = own.pointee.bits // 8
+        if leaf.op == "ptr_param":
+            index = int(leaf.attrs["index"])
+            count = self._count(index)
+            return leaf, Tile("muli", (count, _i64(size)), {}, count.type, leaf.loc)
+        if leaf.op == "get_global":
+            n = int(np.asarray(dense_array(leaf.attrs["global"].value)).size)
+            return leaf, _i64(n * size)
+        if leaf.op == "var" and int(leaf.attrs["id"]) in self.scratch and leaf.rank == 0:
+            return leaf, _i64(self.scratch[int(leaf.attrs["id"])] * size)
+        raise LoweringError(
+            f"the checked lowering cannot bound this access: its pointers start at a "
+            f"`{leaf.op}` ({leaf.type}), not at a parameter, a global or a scratch buffer; "
+            f"trace the kernel with checked=False if its bounds are proven otherwise",
+            op=op,
+            where=where or None,
+        )
+
+    def guard(self, ins: PointerInstr) -> None:
+        """Emit the bounds check and ``assert`` for pointer-path instruction ``ins``."""
+        if not self.program.checked:
+            return
+        op = OP_NAMES[type(ins)]
+        loc = ins.loc
+        where = str(loc) if loc else ""
+        base = ins.param
+        offsets: Optional[Tile] = ins.offsets
+        mask: Optional[Tile] = ins.mask
+        params = self.program.params
+        if isinstance(base, int):
+            assert offsets is not None  # a parameter is addressed through offsets
+            values = _constant_offsets(offsets)
+            if mask is None and values is not None and values.size and int(min(values)) < 0:
+                raise LoweringError(
+                    f"offset {int(min(values))} of argument {base} ({params[base].role}) is "
+                    f"before the buffer's start",
+                    op=op,
+                    where=where or None,
+                )
+            off = _to_i64(offsets)
+            ok = _and(
+                _cmp("greater_than_or_equal", off, _i64(0)),
+                _cmp("less_than", off, self._count(base)),
+            )
+            what = f"argument {base} ({params[base].role})"
+        else:
+            ptrs = base
+            if offsets is not None:
+                p, o = widen_pair("offset", base, offsets)
+                ptrs = Tile("offset", (p, o), {}, p.type, loc)
+                # the very pointers the access uses (one offset op, not two)
+                self.bind(ptrs, self.pointers(base, offsets, loc))
+            pointer = ptrs.format
+            assert isinstance(pointer, PointerType)  # the recorder's pointer path
+            pointee = pointer.pointee
+            addr = _address(ptrs)
+            found: Optional[Tile] = None
+            names = []
+            for leaf in sorted(_leaves(base), key=_leaf_order):
+                start, nbytes = self._region(leaf, where, op)
+                inside = _within(addr, start, nbytes, max(1, pointee.bits // 8))
+                found = inside if found is None else _or(found, inside)
+                names.append(_leaf_name(leaf, params))
+            assert found is not None  # a pointer tile has at least one pointer leaf
+            ok = found
+            what = " or ".join(names)
+        if mask is not None:
+            ok = _or(ok, _not(mask))
+        message = f"kernel `{self.program.name}`: `{op}`: a lane addresses memory outside {what}"
+        if loc is not None:
+            # the file's name, not its path: the module (and its pinned bytes) must not
+            # depend on where the checkout lives; the op's own loc keeps the full path
+            message += f" (at {PurePath(loc.file).name}:{loc.line})"
+        self.emit("assert", [self.value(ok)], (), {"message": message}, loc=loc)
+
+
+def _leaf_order(leaf: Tile) -> tuple:
+    return (
+        leaf.op,
+        str(leaf.attrs.get("index", leaf.attrs.get("id", leaf.attrs.get("name", "")))),
+    )
+
+
+def _leaf_name(leaf: Tile, params: Sequence) -> str:
+    if leaf.op == "ptr_param":
+        index = int(leaf.attrs["index"])
+        return f"argument {index} ({params[index].role})"
+    if leaf.op == "get_global":
+        return f"@{leaf.attrs['global'].name}"
+    return "its scratch buffer"
