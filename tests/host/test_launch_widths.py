@@ -177,3 +177,17 @@ def test_an_infinity_is_refused_for_a_format_without_one():
     with pytest.raises(LaunchError, match="has no infinity"):
         scalar_value(Format("f8E4M3FN"), float("inf"), where="argument 0 (Scalar)")
     assert scalar_value(Format("f8E4M3FN"), 2.0, where="argument 0 (Scalar)") == 2.0
+
+
+def test_narrow_format_scalars_are_numbers_too():
+    # ml_dtypes' scalars (what a bf16 or int4 host array holds) are neither numbers.Real nor
+    # numbers.Integral; a Scalar of their format takes them (found by the kernel fuzzer)
+    import ml_dtypes
+
+    from tileir.types import BF16, F8E4M3FN, I4, I32
+
+    assert scalar_value(BF16, ml_dtypes.bfloat16(1.5), where="argument 1") == 1.5
+    assert scalar_value(F8E4M3FN, ml_dtypes.float8_e4m3fn(-2), where="argument 1") == -2.0
+    assert scalar_value(I4, ml_dtypes.int4(-3), where="argument 1") == -3
+    with pytest.raises(LaunchError, match=r"needs an integer in \[-2147483648, 4294967295\]"):
+        scalar_value(I32, ml_dtypes.bfloat16(1.5), where="argument 1")

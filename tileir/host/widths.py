@@ -52,12 +52,28 @@ def int_range(fmt: Format) -> tuple[int, int]:
     return (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)
 
 
+def _narrow_scalar(value: Any) -> Optional[str]:
+    """ "int" or "float" for a scalar of one of ml_dtypes' formats (int4, bfloat16, the fp8
+    types): numpy scalars that are not numbers.Integral / numbers.Real, so the fake device's
+    own buffers and a user's narrow arrays hand them over as they are."""
+    if not isinstance(value, np.generic) or np.dtype(type(value)).kind != "V":
+        return None
+    name = np.dtype(type(value)).name
+    return "int" if name.startswith(("int", "uint")) else "float"
+
+
 def _as_int(value: Any) -> Optional[int]:
     if isinstance(value, (bool, np.bool_)):
         return None
-    if isinstance(value, numbers.Integral):
+    if isinstance(value, numbers.Integral) or _narrow_scalar(value) == "int":
         return int(value)
     return None
+
+
+def _is_real(value: Any) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, numbers.Real) or _narrow_scalar(value) is not None
 
 
 def scalar_value(
@@ -83,7 +99,7 @@ def scalar_value(
                 "launch.scalar_value",
             )
         return number
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if not _is_real(value):
         raise _refuse(
             f"{where} ({fmt}) needs a real number, got {type(value).__name__} {value!r}",
             kernel,
