@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 
 from tileir import (
@@ -118,6 +119,27 @@ def test_an_axis_below_one_block_is_refused(n):
     assert _no_out_launch([1]).grid == (1, 1, 1)
     err = _refusal(_no_out_kernel(), [_buffer(16)], [4, n])
     assert err.kind == "launch.grid" and f"has {n} block(s) on axis 1" in str(err)
+
+
+@pytest.mark.parametrize(
+    "grid, want",
+    [
+        (4, (4, 1, 1)),
+        (np.int64(4), (4, 1, 1)),
+        (np.array([2, 3]), (2, 3, 1)),
+        (iter([5]), (5, 1, 1)),
+    ],
+    ids=["int", "numpy int", "numpy array", "iterator"],
+)
+def test_a_grid_is_a_number_or_any_iterable_of_numbers(grid, want):
+    assert _no_out_launch(grid).grid == want
+
+
+@pytest.mark.parametrize("grid", [True, 2.5, object()], ids=["bool", "float", "object"])
+def test_a_grid_that_is_no_number_and_no_sequence_is_refused_with_its_value(grid):
+    err = _refusal(_no_out_kernel(), [_buffer(16)], grid)
+    assert err.kind == "launch.grid"
+    assert f"grid={grid!r}: a grid is a number of blocks (grid=8) or one to three" in str(err)
 
 
 # -- a grid the Out's cells make, wholly or partly ---------------------------------

@@ -14,6 +14,7 @@ fake device and device pointers on a GPU.
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import attrs
@@ -68,11 +69,14 @@ def _grid3(grid: Sequence[int]) -> tuple[int, ...]:
 
 
 def _grid_sequence(name: str, grid: Any) -> Sequence[int]:
-    """The grid as a sequence of block counts: an int is a 1-D grid; anything that is not a
-    sequence is refused with its value."""
+    """The grid as a sequence of block counts: an int is a 1-D grid, any other iterable
+    (a list, a tuple, a numpy array) is read as one; anything else is refused with its
+    value."""
     if isinstance(grid, int) and not isinstance(grid, bool):
         return (grid,)
-    if hasattr(grid, "__index__") and not isinstance(grid, bool):  # a numpy integer
+    # a numpy integer (not ``hasattr(grid, "__index__")``: a numpy array has one too, and
+    # it raises for an array of several counts)
+    if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
         return (int(grid),)
     if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
         try:
