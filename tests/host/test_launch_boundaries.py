@@ -432,3 +432,16 @@ def test_a_scalar_for_a_buffer_and_a_buffer_for_a_scalar_are_refused():
     infos = _role_infos(())
     infos[4] = ArgInfo(None, 0, value=1.0, is_buffer=False)
     assert _refusal(k, infos).kind == "launch.buffer"
+
+
+def test_an_fnv8e5m3fnu_scalar_is_its_raw_8_bits():
+    fmt = Format("fnv8E5M3FNU")  # no host type holds it: the argument is its bits
+    assert scalar_value(fmt, 255, where="argument 2 (Scalar)") == 255
+    assert scalar_value(fmt, -128, where="argument 2 (Scalar)") == -128
+    with pytest.raises(LaunchError) as err:
+        scalar_value(fmt, 256, where="argument 2 (Scalar)")
+    assert "argument 2 (Scalar) (raw fnv8E5M3FNU bits) (i8) needs an integer in [-128, 255]" in (
+        str(err.value)
+    )
+    with pytest.raises(LaunchError, match="got float 1.5"):
+        scalar_value(fmt, 1.5, where="argument 2 (Scalar)")  # not a float: its bits
