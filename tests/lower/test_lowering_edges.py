@@ -8,6 +8,8 @@
   DYN_DIM extent times the static extents inside it, computed in the kernel; the fake
   device reads through those strides, so a stride that leaves a factor out reads the
   wrong elements.
+* A retiled view with a DYN_DIM extent takes the parameter's own extent; over a static
+  parameter there is none, and the lowering refuses it at the user's line.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from tileir import (
     if_,
     load_cell,
     reduce_max,
+    retile,
     store_cell,
     trace,
 )
+from tileir.errors import LoweringError
 from tileir.fake import FakeDevice
 
 # -- an if whose else branch alone stores ------------------------------------------
@@ -164,3 +168,33 @@ def test_a_stride_outside_a_dyn_dim_is_multiplied_by_the_static_extents_inside_i
     extent, factor = re.fullmatch(r"\s*%\w+ = muli (%\w+), (%\w+) : tile<i32>", product).groups()
     assert extent.startswith("%arg")  # the DYN_DIM extent the entry takes
     assert re.search(rf"{factor} = constant <i32: 4> : tile<i32>", text)
+
+
+# -- a retiled view with a DYN_DIM extent ------------------------------------------
+
+
+def _read_retiled(x, out):
+    view = retile(x, [DYN_DIM], [64])
+    t = yield load_cell(view)
+    yield store_cell(out, t)
+
+
+def test_a_retiled_view_cannot_invent_a_dyn_dim_extent():
+    # the parameter's extent is static: the entry takes no extent the view could use
+    with pytest.raises(LoweringError) as err:
+        trace(
+            "retile_dyn", _read_retiled, In(F32, cells([128], [128])), Out(F32, cells([64], [64]))
+        )
+    assert "a retiled view cannot have a DYN_DIM extent" in str(err.value)
+    assert err.value.op == "make_tensor_view" and err.value.kernel == "retile_dyn"
+    assert "test_lowering_edges.py" in (err.value.where or "")
+
+
+def test_a_retiled_view_of_a_dyn_dim_parameter_uses_the_parameters_extent():
+    c = cells([DYN_DIM], [64])
+    k = trace("retile_same", _read_retiled, In(F32, c), Out(F32, c))
+    view = next(line for line in k.text().splitlines() if "make_tensor_view" in line)
+    assert re.search(r"shape = \[%arg\d+\], strides = \[1\]", view), view
+    x = np.arange(192, dtype=np.float32)
+    out = FakeDevice(mode="interpret").run(k, x, np.zeros_like(x), grid=[3])[1]
+    assert np.array_equal(out, x)
