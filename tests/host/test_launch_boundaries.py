@@ -127,9 +127,10 @@ def test_an_axis_below_one_block_is_refused(n):
         (4, (4, 1, 1)),
         (np.int64(4), (4, 1, 1)),
         (np.array([2, 3]), (2, 3, 1)),
+        (np.array(6), (6, 1, 1)),
         (iter([5]), (5, 1, 1)),
     ],
-    ids=["int", "numpy int", "numpy array", "iterator"],
+    ids=["int", "numpy int", "numpy array", "0-d array", "iterator"],
 )
 def test_a_grid_is_a_number_or_any_iterable_of_numbers(grid, want):
     assert _no_out_launch(grid).grid == want

@@ -14,7 +14,7 @@ fake device and device pointers on a GPU.
 
 from __future__ import annotations
 
-import numbers
+import operator
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import attrs
@@ -74,10 +74,11 @@ def _grid_sequence(name: str, grid: Any) -> Sequence[int]:
     value."""
     if isinstance(grid, int) and not isinstance(grid, bool):
         return (grid,)
-    # a numpy integer (not ``hasattr(grid, "__index__")``: a numpy array has one too, and
-    # it raises for an array of several counts)
-    if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
-        return (int(grid),)
+    if hasattr(grid, "__index__") and not isinstance(grid, bool):  # a numpy integer
+        try:
+            return (operator.index(grid),)
+        except TypeError:
+            pass  # a numpy array of several counts has __index__ too: read it as a sequence
     if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
         try:
             return tuple(grid)
