@@ -14,6 +14,7 @@ fake device and device pointers on a GPU.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import attrs
@@ -68,12 +69,16 @@ def _grid3(grid: Sequence[int]) -> tuple[int, ...]:
 
 
 def _grid_sequence(name: str, grid: Any) -> Sequence[int]:
-    """The grid as a sequence of block counts: an int is a 1-D grid; anything that is not a
-    sequence is refused with its value."""
+    """The grid as a sequence of block counts: an int is a 1-D grid, any other iterable
+    (a list, a tuple, a numpy array) is read as one; anything else is refused with its
+    value."""
     if isinstance(grid, int) and not isinstance(grid, bool):
         return (grid,)
     if hasattr(grid, "__index__") and not isinstance(grid, bool):  # a numpy integer
-        return (int(grid),)
+        try:
+            return (operator.index(grid),)
+        except TypeError:
+            pass  # a numpy array of several counts has __index__ too: read it as a sequence
     if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence):
         try:
             return tuple(grid)

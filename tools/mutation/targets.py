@@ -40,7 +40,7 @@ AREAS: dict[str, tuple[str, ...]] = {
         "tileir/fake/rules/misc.py",
         "tileir/fake/rules/memory.py",
     ),
-    "launch checks": ("tileir/host/launch.py",),
+    "launch checks": ("tileir/host/launch.py", "tileir/host/widths.py"),
     "parameter packing": ("tileir/real/params.py",),
     "checker": (
         "tileir/verify/checker.py",
@@ -77,7 +77,7 @@ TESTS: dict[str, tuple[tuple[str, ...], ...]] = {
     "codecs": (_pytest("tests/encode"), _GOLDEN),
     "interpreter": (_pytest("tests/fake"),),
     "launch checks": (
-        _pytest("tests/fake/test_fake_device.py", "tests/real/test_real_device.py"),
+        _pytest("tests/host", "tests/fake/test_fake_device.py", "tests/real/test_real_device.py"),
     ),
     "parameter packing": (
         _pytest(
