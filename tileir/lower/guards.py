@@ -44,14 +44,10 @@ from tileir.ir.numerics import dense_array, dense_of
 from tileir.record.program import (
     Atomic,
     AtomicCas,
-    For,
-    If,
-    Instr,
     LoadPtr,
-    Loop,
     Program,
     StorePtr,
-    Together,
+    walk_instructions,
 )
 from tileir.record.tile import Tile, drop_defaults, widen_pair
 from tileir.types import I1, I64, Format, PointerType, TileType
@@ -83,22 +79,9 @@ OP_NAMES = {
 }
 
 
-def _walk(body: Sequence[Instr]) -> Iterator[Instr]:
-    for ins in body:
-        yield ins
-        if isinstance(ins, (For, Loop)):
-            yield from _walk(ins.body)
-        elif isinstance(ins, If):
-            yield from _walk(ins.then_body)
-            yield from _walk(ins.else_body)
-        elif isinstance(ins, Together):
-            for group in ins.groups:
-                yield from _walk(group)
-
-
 def pointer_accesses(program: Program) -> Iterator[PointerInstr]:
     """Every pointer-path load, store and atomic of ``program``, nested bodies included."""
-    return (ins for ins in _walk(program.body) if isinstance(ins, PointerAccess))
+    return (ins for ins in walk_instructions(program.body) if isinstance(ins, PointerAccess))
 
 
 def _addresses_in(t: Tile) -> list[Tile]:

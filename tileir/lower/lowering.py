@@ -64,6 +64,7 @@ from tileir.record.program import (
     Loop,
     Print,
     Program,
+    walk_instructions,
 )
 from tileir.record.tile import Tile
 from tileir.types import I32, TOKEN, Format, TileType, Type
@@ -106,16 +107,7 @@ def _without_defaults(name: str, attrs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _touches_memory(body: Iterable[Instr]) -> bool:
-    for instr in body:
-        if isinstance(instr, MEMORY_INSTRS):
-            return True
-        if isinstance(instr, (For, Loop)) and _touches_memory(instr.body):
-            return True
-        if isinstance(instr, If) and (
-            _touches_memory(instr.then_body) or _touches_memory(instr.else_body)
-        ):
-            return True
-    return False
+    return any(isinstance(ins, MEMORY_INSTRS) for ins in walk_instructions(body))
 
 
 def _exits(body: Sequence[Instr]) -> bool:

@@ -9,7 +9,7 @@ equal Programs with equal hashes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union, get_args
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union, get_args
 
 from attrs import field, frozen
 
@@ -19,6 +19,7 @@ from tileir.record.tile import Tile
 from tileir.types import Format, TileType
 
 __all__ = [
+    "walk_instructions",
     "Access",
     "Window",
     "Sparse",
@@ -338,6 +339,22 @@ Instr = Union[
 ]
 #: Every kind of instruction a body records (the Union's members, in its order).
 INSTRUCTIONS: tuple[type, ...] = get_args(Instr)
+
+
+def walk_instructions(body: Iterable[Instr]) -> Iterator[Instr]:
+    """Every instruction of ``body`` and of the bodies nested in it (loops, both branches of
+    an ``if``, the groups of a ``together``), each before the ones inside it."""
+    for ins in body:
+        yield ins
+        if isinstance(ins, (For, Loop)):
+            yield from walk_instructions(ins.body)
+        elif isinstance(ins, If):
+            yield from walk_instructions(ins.then_body)
+            yield from walk_instructions(ins.else_body)
+        elif isinstance(ins, Together):
+            for group in ins.groups:
+                yield from walk_instructions(group)
+
 
 #: Instructions that read or write memory (or print): they take and make the token.
 MEMORY_INSTRS = (

@@ -14,13 +14,10 @@ from tileir.record.program import (
     Atomic,
     AtomicCas,
     AtomicCell,
-    For,
-    If,
     Instr,
-    Loop,
     Store,
     StorePtr,
-    Together,
+    walk_instructions,
 )
 from tileir.record.tile import Tile
 
@@ -30,12 +27,7 @@ __all__ = ["written_params"]
 def written_params(body: Iterable[Instr]) -> set[int]:
     """The indices of the parameters some instruction of ``body`` writes."""
     found: set[int] = set()
-    _walk(tuple(body), found)
-    return found
-
-
-def _walk(body: tuple[Instr, ...], found: set[int]) -> None:
-    for ins in body:
+    for ins in walk_instructions(body):
         if isinstance(ins, (Store, AtomicCell)):
             found.add(ins.param)
         elif isinstance(ins, (StorePtr, Atomic, AtomicCas)):
@@ -44,14 +36,7 @@ def _walk(body: tuple[Instr, ...], found: set[int]) -> None:
             else:
                 _pointer_params(ins.param, found, set())
             _pointer_params(ins.offsets, found, set())
-        elif isinstance(ins, (For, Loop)):
-            _walk(ins.body, found)
-        elif isinstance(ins, If):
-            _walk(ins.then_body, found)
-            _walk(ins.else_body, found)
-        elif isinstance(ins, Together):
-            for group in ins.groups:
-                _walk(group, found)
+    return found
 
 
 def _pointer_params(t: Optional[Tile], found: set[int], seen: set[int]) -> None:
