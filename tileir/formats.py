@@ -51,38 +51,39 @@ def _host_dtypes() -> dict[str, np.dtype]:
     }
 
 
-#: format name -> numpy dtype, filled on first use (ml_dtypes loads then)
-_TABLE: dict[str, np.dtype] = {}
+#: format name -> numpy dtype, and numpy dtype -> format name: filled together on first use
+#: (ml_dtypes loads then)
+_BY_NAME: dict[str, np.dtype] = {}
+_BY_DTYPE: dict[np.dtype, str] = {}
+
+
+def _load() -> None:
+    if not _BY_NAME:
+        _BY_NAME.update(_host_dtypes())
+        for name, host in _BY_NAME.items():
+            _BY_DTYPE.setdefault(host, name)  # f32 wins over tf32
 
 
 def host_dtypes() -> dict[str, np.dtype]:
     """Format name -> numpy dtype of a host buffer in that format (a copy)."""
-    if not _TABLE:
-        _TABLE.update(_host_dtypes())
-    return dict(_TABLE)
+    _load()
+    return dict(_BY_NAME)
 
 
 def numpy_dtype(fmt: Format) -> np.dtype:
     """The dtype of a host buffer in ``fmt`` (a :class:`tileir.types.Format`; this module
     sits below tileir.types, so it reads only the format's ``name``)."""
     try:
-        return _TABLE[fmt.name]
+        return _BY_NAME[fmt.name]
     except KeyError:
-        if _TABLE:
-            raise
-        _TABLE.update(_host_dtypes())
-        return _TABLE[fmt.name]
-
-
-_BY_DTYPE: dict[np.dtype, str] = {}
+        _load()
+        return _BY_NAME[fmt.name]
 
 
 def format_name_of_dtype(dtype: npt.DTypeLike) -> str:
     """The name of the format a numpy array of ``dtype`` is taken to hold (float32 -> f32)."""
     dt = np.dtype(dtype)
-    if not _BY_DTYPE:
-        for name, host in host_dtypes().items():
-            _BY_DTYPE.setdefault(host, name)  # f32 wins over tf32
+    _load()
     if dt not in _BY_DTYPE:
         raise ValueError(f"no Tile IR element format holds numpy dtype {dt}")
     return _BY_DTYPE[dt]
