@@ -34,9 +34,10 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from tileir.errors import LaunchError
+from tileir.ir.numerics import int_value_range
 from tileir.types import Format
 
-__all__ = ["I32_MAX", "scalar_value", "check_i32", "int_range"]
+__all__ = ["I32_MAX", "scalar_value", "check_i32"]
 
 #: The largest value an entry's ``tile<i32>`` reads as a positive count.
 I32_MAX = (1 << 31) - 1
@@ -44,12 +45,6 @@ I32_MAX = (1 << 31) - 1
 
 def _refuse(message: str, kernel: Optional[str], kind: str) -> LaunchError:
     return LaunchError(message, kernel=kernel, op="launch", kind=kind)
-
-
-def int_range(fmt: Format) -> tuple[int, int]:
-    """The integers an argument of integer ``fmt`` may be: either reading of its bits."""
-    bits = fmt.bits
-    return (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)
 
 
 def _narrow_scalar(value: Any) -> Optional[str]:
@@ -90,7 +85,7 @@ def scalar_value(
         if fmt.name == "i1" and isinstance(value, (bool, np.bool_)):
             return int(value)
         number = _as_int(value)
-        low, high = int_range(fmt)
+        low, high = int_value_range(fmt)
         if number is None or not low <= number <= high:
             raise _refuse(
                 f"{where} ({fmt}) needs an integer in [{low}, {high}], got "

@@ -27,6 +27,7 @@ from tileir.formats import numpy_dtype
 from tileir.types import Format, PointerType, TileType
 
 __all__ = [
+    "int_value_range",
     "Dense",
     "ScalarAttr",
     "f64_to_f32_odd",
@@ -44,6 +45,18 @@ __all__ = [
 ScalarLike = Union[int, float, np.number, np.bool_]
 #: What :func:`scalar_value` answers: an int for integer formats, else a float.
 ScalarValue = Union[int, float]
+
+
+def int_value_range(fmt: Format) -> tuple[int, int]:
+    """The integers a value of integer ``fmt`` may be given as: either reading of its bits
+    (i1: 0 or 1).  A constant and a Scalar argument take exactly these.
+
+    >>> from tileir.types import I8, I1
+    >>> int_value_range(I8), int_value_range(I1)
+    ((-128, 255), (0, 1))
+    """
+    bits = fmt.bits
+    return (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)
 
 
 @frozen(repr=False)

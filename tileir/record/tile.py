@@ -33,7 +33,7 @@ from tileir.errors import RecordingError
 from tileir.ir.attr_rules import check_arith_format
 from tileir.ir.dialect import ENUMS
 from tileir.ir.module import Dense, Loc, freeze_attrs
-from tileir.ir.numerics import dense_format, dense_of, element_bytes
+from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
 from tileir.ir.signatures import attr_defaults
 from tileir.record.effect import not_a_tile_hint
 from tileir.record.source import user_loc
@@ -413,7 +413,7 @@ def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Lo
     if fmt.is_int and isinstance(value, float) and not value.is_integer():
         raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
     if fmt.is_int and not isinstance(value, float):
-        lo, hi = (0, 1) if fmt.bits == 1 else (-(1 << (fmt.bits - 1)), (1 << fmt.bits) - 1)
+        lo, hi = int_value_range(fmt)
         if not lo <= int(value) <= hi:
             raise refuse("constant", f"{value!r} does not fit {fmt} (from {lo} to {hi})")
     return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc())
