@@ -8,8 +8,9 @@ random inputs (``--seed``).
 ``trace`` prints every op the chosen blocks ran (``--block 3,0``, repeatable;
 ``--all`` for every block; block 0 by default), each with its source line, its
 Tile IR and its values (long tiles summarised).  ``--find`` runs finders on the
-same launch: ``nonfinite``, ``padding``, ``races``, ``bounds``, ``untouched`` or
-``all``; the command then exits with status 1 when any finder found something.
+same launch: ``nonfinite``, ``padding``, ``races``, ``bounds``, ``untouched``,
+``uninitialized`` or ``all``; the command then exits with status 1 when any finder
+found something.
 
 ``explain`` writes one self-contained HTML page pairing each source line with
 the ops it recorded; ``--trace`` (or ``--block``) adds each op's values.
@@ -27,7 +28,7 @@ import numpy as np
 
 __all__ = ["add_arguments", "run"]
 
-_FINDERS = ("nonfinite", "padding", "races", "bounds", "untouched")
+_FINDERS = ("nonfinite", "padding", "races", "bounds", "untouched", "uninitialized")
 
 
 def _block(text: str) -> tuple:
@@ -134,6 +135,8 @@ def _run_finders(names, kernel, inputs, grid, trace) -> int:
                 found = debug.find_races(kernel, inputs, grid)
             elif name == "untouched":
                 found = debug.find_untouched(kernel, inputs, grid)
+            elif name == "uninitialized":
+                found = debug.find_uninitialized(kernel, inputs, grid)
             else:
                 found = debug.find_out_of_bounds(kernel, inputs, grid)
         except InterpretError as err:  # races cannot be judged on a launch that faults

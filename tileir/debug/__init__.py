@@ -9,7 +9,9 @@ source beside the Tile IR.
   :func:`find_padding_leaks` (padding past an extent that reaches an output),
   :func:`find_races` (blocks writing what other blocks write or read),
   :func:`find_out_of_bounds` (pointer accesses outside their buffer),
-  :func:`find_untouched` (In elements no block reads, Out elements no block writes).
+  :func:`find_untouched` (In elements no block reads, Out elements no block writes),
+  :func:`find_uninitialized` (reads of elements nothing wrote before them: an Out,
+  ``scratch`` memory, load lanes with no padding value).
 * :func:`explain_html` / :func:`write_explain`: one self-contained HTML page with
   each source line beside the ops it recorded.
 
@@ -25,6 +27,7 @@ from tileir.debug.page import explain_html, write_explain
 from tileir.debug.races import find_races
 from tileir.debug.sourcemap import source_map
 from tileir.debug.tracer import MemoryAccess, Step, Trace, trace_kernel
+from tileir.debug.uninitialized import find_uninitialized
 from tileir.debug.untouched import find_untouched
 
 __all__ = [
@@ -37,6 +40,7 @@ __all__ = [
     "find_races",
     "find_out_of_bounds",
     "find_untouched",
+    "find_uninitialized",
     "Finding",
     "Related",
     "format_findings",

@@ -52,8 +52,11 @@ class TaintContext:
     """Shared state of one analysis: the load behind each bit, and why each tainted array
     is tainted (``why[id(array)] = (step, tainted operand arrays, note)``) for the path."""
 
-    def __init__(self, masked: bool = False):
+    def __init__(self, masked: bool = False, undefined_only: bool = False):
         self.masked = masked
+        # sources only where the lanes' values are undefined: a view without a padding
+        # value, a masked pointer load without a padding operand (find_uninitialized)
+        self.undefined_only = undefined_only
         self.source_ops: list = []
         self.bits: dict[int, int] = {}
         self.first_lane: dict[tuple, tuple] = {}
@@ -356,7 +359,8 @@ def _load(ctx, step, ts):
         inside = reads[0].mask if reads else np.ones(tile.shape, dtype=bool)
         for i in g["index"]:
             acc = acc | spread(ts[i], tile.shape)
-        if (~inside).any():
+        padded = getattr(op.operands[0].type, "padding", None) is not None
+        if (~inside).any() and not (ctx.undefined_only and padded):
             bit = ctx.bit_of(op)
             acc = acc | np.where(inside, _U(0), _U(1) << _U(bit))
             key = (bit, step.block)
@@ -370,7 +374,7 @@ def _load(ctx, step, ts):
         for name in ("pointers", "mask"):
             for i in g.get(name, ()):
                 acc = acc | np.where(active, spread(ts[i], tile.shape), _U(0))
-        if ctx.masked and (~active).any():
+        if ctx.masked and (~active).any() and not (ctx.undefined_only and g.get("padding")):
             bit = ctx.bit_of(op)
             acc = acc | np.where(active, _U(0), _U(1) << _U(bit))
             key = (bit, step.block)
