@@ -13,13 +13,15 @@ source beside the Tile IR.
   :func:`find_uninitialized` (reads of elements nothing wrote before them: an Out,
   ``scratch`` memory, load lanes with no padding value).
 * :func:`explain_html` / :func:`write_explain`: one self-contained HTML page with
-  each source line beside the ops it recorded.
+  each source line beside the ops it recorded, and, given :func:`memory_maps` of a
+  launch, a map per buffer of which block read and wrote each element.
 
 See docs/debugging.md for worked examples.
 """
 
 from tileir.debug.bounds import find_out_of_bounds
 from tileir.debug.findings import Finding, Related, format_findings
+from tileir.debug.memmap import BufferMap, memory_maps
 from tileir.debug.nonfinite import find_nonfinite
 from tileir.debug.optext import OpText, OpTexts, op_texts
 from tileir.debug.padding import find_padding_leaks
@@ -45,6 +47,8 @@ __all__ = [
     "Related",
     "format_findings",
     "explain_html",
+    "memory_maps",
+    "BufferMap",
     "write_explain",
     "source_map",
     "op_texts",

@@ -160,14 +160,24 @@ def _check_sink(ctx, trace, step, ts, leaks: dict) -> None:
                 lane = tuple(int(i) for i in at)
                 element = int(m.elements[at])
                 path = _path(ctx, sources, shape, lane, bit)
-                leaks[key] = [step, lane, element, m.buffer, path, int(lanes.sum()), {step.block}]
+                leaks[key] = [
+                    step,
+                    lane,
+                    element,
+                    m.buffer,
+                    path,
+                    int(lanes.sum()),
+                    {step.block},
+                    [(m.buffer, m.elements[lanes])],
+                ]
             else:
                 entry[5] += int(lanes.sum())
                 entry[6].add(step.block)
+                entry[7].append((m.buffer, m.elements[lanes]))
 
 
 def _finding(ctx, trace, bit: int, entry) -> Finding:
-    sink, lane, element, buf, path, count, blocks = entry
+    sink, lane, element, buf, path, count, blocks, reached = entry
     load = ctx.source_ops[bit]
     padded, n_padded = ctx.first_lane.get((bit, sink.block), (None, 0))
     pad = getattr(load.operands[0].type, "padding", None) if load.operands else None
@@ -222,7 +232,16 @@ def _finding(ctx, trace, bit: int, entry) -> Finding:
         tuple(related),
         tuple(hops),
         count,
+        _merged(reached),
     )
+
+
+def _merged(reached: list) -> tuple:
+    """``(buffer, unique elements)`` per buffer of the ``(buffer, elements)`` pieces."""
+    by: dict = {}
+    for buf, elems in reached:
+        by.setdefault(buf, []).append(np.asarray(elems, dtype=np.int64).reshape(-1))
+    return tuple((buf, np.unique(np.concatenate(parts))) for buf, parts in by.items())
 
 
 def find_padding_leaks(
