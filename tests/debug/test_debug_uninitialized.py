@@ -125,7 +125,7 @@ def test_scratch_read_before_its_store_is_found_per_block():
     )
     assert f.line == _line(_scratch_early, "u = yield load(buf, 2")
     assert f.count == 4 and "in 2 block(s)" in f.message  # elements 4, 5 of each block
-    assert "the scratch element 4 of the block's scratch alloca%" in f.message
+    assert "reads element 4 of the block's scratch alloca%" in f.message
     ok = trace("scratch_ok", _scratch_ok, In(F32, G8), Out(F32, G8))
     assert find_uninitialized(ok, [X8, np.zeros(8, np.float32)]) == []
 

@@ -177,14 +177,13 @@ def find_uninitialized(
     order = {id(op): i for i, op in enumerate(walk(prep.module.function(prep.entry).body))}
     for op, key, block, element, count, blocks in watch.hits.values():
         scratch = not isinstance(key, int)
-        what = "the scratch element" if scratch else "element"
         since = (
             "an alloca's memory holds nothing until the block stores to it"
             if scratch
             else f"argument {key}'s contents are undefined at the start of the launch"
         )
         msg = (
-            f"`{op.name}` reads {what} {element} of {_name(prep, key)} before anything "
+            f"`{op.name}` reads element {element} of {_name(prep, key)} before anything "
             f"wrote it in the launch ({since})"
         )
         if count > 1 or len(blocks) > 1:

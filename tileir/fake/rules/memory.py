@@ -357,7 +357,9 @@ def _load_ptr(ctx, op, args):
     pad = args[1 + len(g["mask"])] if g["padding"] else None
     b, shape, active, fmt, seg_ids, elem = _ptr_common(ctx, op, ptrs, mask, pad)
     dt = value_dtype(fmt)
-    if pad is None:  # masked-off lanes without a padding operand are undefined
+    if pad is None and (mask is None or ctx.fill is None):  # every lane read, or zeros
+        out = np.zeros(shape, dtype=dt)
+    elif pad is None:  # masked-off lanes without a padding operand are undefined
         out = to_values(ctx.undefined(fmt, shape), fmt).astype(dt, copy=False)
     else:
         out = np.array(np.broadcast_to(pad, shape))
