@@ -28,7 +28,7 @@ from tileir import (
 )
 from tileir.debug import explain_html, find_padding_leaks, memory_maps, write_explain
 from tileir.debug.memmap import MAX_COLS, MAX_ROWS
-from tileir.debug.memmap_svg import BLOCK_COLOURS, STATE_COLOURS, light
+from tileir.debug.memmap_svg import BLOCK_COLOURS, STATE_COLOURS, light, map_svg
 from tileir.kernels.registry import get
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
@@ -103,6 +103,23 @@ def test_a_large_buffer_is_aggregated_and_a_finding_in_a_bin_still_shows():
     conflicts = list(range(25596, 25600)) + list(range(51192, 51196))
     assert [e // per for e in raced] == sorted({e // per for e in conflicts})
     assert set(raced) <= set(conflicts)  # each bin shows its first conflicting element
+    # drawn as runs: one bar per run of alike squares, the race bins on their own
+    svg = map_svg(m)
+    assert svg.count("<rect") < 12 * m.shape[0]
+    assert svg.count(f'fill="{STATE_COLOURS["race"]}"') == 2
+    assert "<title>elements 0 to " in svg
+
+
+def test_the_command_line_draws_the_maps_unless_told_not_to(tmp_path, capsys):
+    from tileir.cli.main import main
+
+    out = tmp_path / "softmax.html"
+    assert main(["explain", "softmax", "-o", str(out)]) == 0
+    assert "2 memory map(s)" in capsys.readouterr().out
+    assert out.read_text(encoding="utf-8").count('<svg class="memmap"') == 2
+    assert main(["explain", "softmax", "-o", str(out), "--no-maps"]) == 0
+    assert "memory map" not in capsys.readouterr().out
+    assert '<svg class="memmap"' not in out.read_text(encoding="utf-8")
 
 
 def test_uninitialized_out_of_bounds_and_padding_leak_elements_are_marked():

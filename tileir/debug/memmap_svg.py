@@ -5,13 +5,15 @@ the map is aggregated), coloured by what happened there: the writing block's col
 (one of :data:`BLOCK_COLOURS`, repeating past ten blocks), a light tint of the
 reading block's for elements only read, and a colour of its own for each finding
 and state in :data:`STATE_COLOURS`.  Each square's ``<title>`` says the element, its
-first writer and reader and the state, so hovering tells the rest.  A legend lists
+first writer and reader and the state, so hovering tells the rest; past
+:data:`RUNS_PAST` squares, a run of alike squares in a row is one bar with one tooltip.  A legend lists
 the states and blocks the map shows.  Nothing is fetched: plain SVG in the page.
 """
 
 from __future__ import annotations
 
 import html
+from typing import Optional
 
 from tileir.debug.memmap import STATES, BufferMap
 
@@ -93,11 +95,12 @@ def square_colour(state: str, writer: int, reader: int, readers: int = 1) -> str
     return STATE_COLOURS.get(state, STATE_COLOURS["untouched"])
 
 
-def _title(m: BufferMap, r: int, c: int) -> str:
+def _title(m: BufferMap, r: int, c: int) -> tuple[str, str]:
+    """What a square's tooltip says: where it is, and what happened there."""
     state = STATES[int(m.state[r, c])]
     e = int(m.element[r, c])
     if e < 0:
-        return _WORDS[state]
+        return "", _WORDS[state]
     fr, fc = m.bin
     if (fr, fc) == (1, 1):
         where = f"element {e}"
@@ -105,7 +108,7 @@ def _title(m: BufferMap, r: int, c: int) -> str:
         where = f"element {e} (a bin of {fc} elements)"
     else:
         where = f"element {e} (a bin of {fr}x{fc} rows x columns)"
-    parts = [where]
+    parts = []
     if e < m.size:
         w, rd = int(m.writer[r, c]), int(m.reader[r, c])
         if w >= 0:
@@ -116,7 +119,27 @@ def _title(m: BufferMap, r: int, c: int) -> str:
             parts.append(f"read by {m.block(rd)}" + (f" +{more}" if more > 0 else ""))
     if state not in ("read", "written"):
         parts.append(_WORDS[state])
-    return "; ".join(parts)
+    return where, "; ".join(parts)
+
+
+#: past this many squares, runs of alike squares in a row are drawn as one bar (the page
+#: stays small: one rect and one tooltip per run, not per square)
+RUNS_PAST = 512
+
+
+def _square(m: BufferMap, r: int, c: int) -> Optional[tuple[str, str, str, str]]:
+    """(colour, where, what, legend key) of a square, None where nothing is drawn."""
+    state = STATES[int(m.state[r, c])]
+    e = int(m.element[r, c])
+    if e == -1 and state == "untouched":
+        return None  # nothing there: a padded lane of a cell nobody touched
+    if e == -2:
+        return None
+    w, rd = int(m.writer[r, c]), int(m.reader[r, c])
+    readers = int(m.readers[e]) if 0 <= e < m.size else 0
+    where, what = _title(m, r, c)
+    key = "shared-read" if state == "read" and readers > 1 else state
+    return square_colour(state, w, rd, readers), where, what, key
 
 
 def map_svg(m: BufferMap) -> str:
@@ -132,24 +155,39 @@ def map_svg(m: BufferMap) -> str:
     ]
     seen_states: set = set()
     seen_blocks: set = set()
+    runs = rows * cols > RUNS_PAST
     for r in range(rows):
-        for c in range(cols):
-            if int(m.element[r, c]) == -1 and STATES[int(m.state[r, c])] == "untouched":
-                continue  # nothing there: a padded lane of a cell nobody touched
-            state = STATES[int(m.state[r, c])]
-            w, rd, e = int(m.writer[r, c]), int(m.reader[r, c]), int(m.element[r, c])
-            readers = int(m.readers[e]) if 0 <= e < m.size else 0
-            colour = square_colour(state, w, rd, readers)
-            seen_states.add("shared-read" if state == "read" and readers > 1 else state)
-            if state == "written":
+        c = 0
+        while c < cols:
+            sq = _square(m, r, c)
+            if sq is None:
+                c += 1
+                continue
+            colour, where, what, key = sq
+            end = c + 1
+            while runs and end < cols:
+                nxt = _square(m, r, end)
+                if nxt is None or (nxt[0], nxt[2]) != (colour, what):
+                    break
+                end += 1
+            seen_states.add(key)
+            w, rd = int(m.writer[r, c]), int(m.reader[r, c])
+            if key == "written":
                 seen_blocks.add(w)
-            elif state == "read" and readers <= 1:
+            elif key == "read":
                 seen_blocks.add(rd)
+            if end - c > 1:
+                last = int(m.element[r, end - 1])
+                where = f"elements {int(m.element[r, c])} to {last}" + (
+                    f" ({end - c} bins)" if m.bin != (1, 1) else ""
+                )
+            tip = "; ".join(t for t in (where, what) if t)
             out.append(
-                f'<rect x="{c * cell}" y="{r * cell}" width="{cell - gap}" '
+                f'<rect x="{c * cell}" y="{r * cell}" width="{(end - c) * cell - gap}" '
                 f'height="{cell - gap}" fill="{colour}"><title>'
-                f"{html.escape(_title(m, r, c))}</title></rect>"
+                f"{html.escape(tip)}</title></rect>"
             )
+            c = end
     out.append("</svg>")
     fr, fc = m.bin
     what = f"{m.size} element(s)"
