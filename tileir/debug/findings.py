@@ -54,7 +54,7 @@ class Related:
 @attrs.frozen(eq=False)
 class Finding:
     """One fault.  ``kind`` is the finder's (``nonfinite``, ``padding-leak``, ``race``,
-    ``out-of-bounds``), ``detail`` the sort of it (``nan``, ``write-write``, ...);
+    ``out-of-bounds``, ``untouched``, ``uninitialized``), ``detail`` the sort of it (``nan``, ``write-write``, ...);
     ``op`` / ``text`` / ``loc`` / ``block`` / ``element`` locate it (``element`` is a tile
     lane ``(i, j)`` or a flat buffer element, as ``message`` says); ``count`` is how many
     elements or blocks show the same fault; ``path`` lists the ops between cause and
