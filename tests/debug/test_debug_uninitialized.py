@@ -179,3 +179,22 @@ def test_trace_find_uninitialized_on_the_command_line(tmp_path, capsys):
     assert code == 1
     assert "uninitialized: 1 finding(s)" in out
     assert "uninitialized (unwritten-argument): kernel `acc`, `load_view_tko` at acc.py:5" in out
+
+
+def test_masked_lanes_without_padding_that_reach_a_store_are_found_on_a_bare_module():
+    from support.undefined_lanes import masked_copy
+
+    m = masked_copy()
+    args = [np.arange(8, dtype=np.float32), np.zeros(8, np.float32)]
+    (f,) = find_uninitialized(m, args, grid=(1,))
+    assert (f.detail, f.op.name, f.block, f.element) == (
+        "undefined-lanes",
+        "load_ptr_tko",
+        (0, 0, 0),
+        (3,),
+    )
+    assert "2 lane(s) of the loaded tile are masked off in a pointer load with no padding" in (
+        f.message
+    )
+    assert f.related[0].op.name == "store_ptr_tko" and "element 3 of argument 1" in f.message
+    assert find_uninitialized(m, args, grid=(1,), lanes=False) == []

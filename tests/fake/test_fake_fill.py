@@ -88,3 +88,14 @@ def test_bad_fills_and_undefined_arguments_are_refused_by_name():
     dev = FakeDevice("interpret", fill="signal", undefined=[4])
     with pytest.raises(UsageError, match=r"undefined=\[4\] names argument 4"):
         dev.run(k, np.zeros(8, np.float32), np.zeros(8, np.float32))
+
+
+def test_masked_off_lanes_without_a_padding_operand_hold_the_fill():
+    from support.undefined_lanes import MASK, masked_copy
+
+    m = masked_copy()
+    x = np.arange(8, dtype=np.float32) + 1
+    got = interpret(m, "k", [x, np.zeros(8, np.float32)], (1,), fill="signal")[1]
+    assert np.isnan(got[~MASK]).all() and (got[MASK] == x[MASK]).all()
+    plain = interpret(m, "k", [x, np.zeros(8, np.float32)], (1,))[1]
+    assert (plain[~MASK] == 0).all()
