@@ -8,11 +8,14 @@ random inputs (``--seed``).
 ``trace`` prints every op the chosen blocks ran (``--block 3,0``, repeatable;
 ``--all`` for every block; block 0 by default), each with its source line, its
 Tile IR and its values (long tiles summarised).  ``--find`` runs finders on the
-same launch: ``nonfinite``, ``padding``, ``races``, ``bounds``, ``untouched`` or
-``all``; the command then exits with status 1 when any finder found something.
+same launch: ``nonfinite``, ``padding``, ``races``, ``bounds``, ``untouched``,
+``uninitialized`` or ``all``; the command then exits with status 1 when any finder
+found something.
 
 ``explain`` writes one self-contained HTML page pairing each source line with
-the ops it recorded; ``--trace`` (or ``--block``) adds each op's values.
+the ops it recorded, below a memory map per buffer of the launch on the spec's
+inputs (``--no-maps`` leaves them out); ``--trace`` (or ``--block``) adds each op's
+values.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import numpy as np
 
 __all__ = ["add_arguments", "run"]
 
-_FINDERS = ("nonfinite", "padding", "races", "bounds", "untouched")
+_FINDERS = ("nonfinite", "padding", "races", "bounds", "untouched", "uninitialized")
 
 
 def _block(text: str) -> tuple:
@@ -79,6 +82,11 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             "--trace",
             action="store_true",
             help="show each op's values in the traced block (block 0 unless --block)",
+        )
+        parser.add_argument(
+            "--no-maps",
+            action="store_true",
+            help="leave out the memory maps (which block read and wrote each element)",
         )
 
 
@@ -134,6 +142,8 @@ def _run_finders(names, kernel, inputs, grid, trace) -> int:
                 found = debug.find_races(kernel, inputs, grid)
             elif name == "untouched":
                 found = debug.find_untouched(kernel, inputs, grid)
+            elif name == "uninitialized":
+                found = debug.find_uninitialized(kernel, inputs, grid)
             else:
                 found = debug.find_out_of_bounds(kernel, inputs, grid)
         except InterpretError as err:  # races cannot be judged on a launch that faults
@@ -145,6 +155,19 @@ def _run_finders(names, kernel, inputs, grid, trace) -> int:
     return total
 
 
+def _maps(kernel, inputs, grid) -> list:
+    """The explain page's memory maps, with the padding leaks marked."""
+    # lazy: start-up cost, a command loads only the stages it runs
+    from tileir import debug
+    from tileir.errors import InterpretError
+
+    try:
+        leaks = debug.find_padding_leaks(kernel, inputs, grid)
+    except InterpretError:  # a launch that faults: the map places the fault itself
+        leaks = []
+    return debug.memory_maps(kernel, inputs, grid, findings=leaks)
+
+
 def run(command: str, args: argparse.Namespace) -> int:
     # lazy: start-up cost, a command loads only the stages it runs
     from tileir import debug
@@ -154,11 +177,13 @@ def run(command: str, args: argparse.Namespace) -> int:
         trace = None
         if args.trace or args.block:
             trace = debug.trace_kernel(kernel, inputs, grid, blocks=args.block or [(0,)])
-        path = debug.write_explain(kernel, args.output, trace)
+        maps = [] if args.no_maps else _maps(kernel, inputs, grid)
+        path = debug.write_explain(kernel, args.output, trace, maps=maps)
         sm = debug.source_map(kernel)
+        drawn = f", {len(maps)} memory map(s)" if maps else ""
         print(
             f"{kernel.name}: wrote {path} ({sm.call_count} calls, {sm.op_count} ops, "
-            f"{sm.ir_line_count} lines of Tile IR, {sm.byte_size} bytes)"
+            f"{sm.ir_line_count} lines of Tile IR, {sm.byte_size} bytes{drawn})"
         )
         return 0
     blocks = None if args.all else (args.block or [(0,)])

@@ -123,7 +123,10 @@ def _pointer_fault(prep, fault, memory, texts, fn) -> Optional[Finding]:
     addr = int(ptrs[at])
     origin = pointer_origin(fn, g["pointers"][0])
     seg = _segment(memory, _alias(prep, origin)) if origin is not None else _nearest(memory, addr)
+    marks: tuple = ()
     if seg is not None:
+        key = origin if origin is not None else seg.key
+        marks = ((key, np.unique((ptrs[bad].astype(np.int64) - seg.base) // isz)),)
         element = (addr - seg.base) // isz
         size = seg.backing.size
         if element >= size:
@@ -158,6 +161,7 @@ def _pointer_fault(prep, fault, memory, texts, fn) -> Optional[Finding]:
         element,
         msg,
         count=int(bad.sum()),
+        elements=marks,
     )
 
 

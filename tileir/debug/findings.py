@@ -54,11 +54,14 @@ class Related:
 @attrs.frozen(eq=False)
 class Finding:
     """One fault.  ``kind`` is the finder's (``nonfinite``, ``padding-leak``, ``race``,
-    ``out-of-bounds``), ``detail`` the sort of it (``nan``, ``write-write``, ...);
+    ``out-of-bounds``, ``untouched``, ``uninitialized``), ``detail`` the sort of it (``nan``, ``write-write``, ...);
     ``op`` / ``text`` / ``loc`` / ``block`` / ``element`` locate it (``element`` is a tile
     lane ``(i, j)`` or a flat buffer element, as ``message`` says); ``count`` is how many
     elements or blocks show the same fault; ``path`` lists the ops between cause and
-    effect, where a finder knows them."""
+    effect, where a finder knows them; ``elements`` lists ``(buffer, flat element indices)``
+    of every buffer element the fault marks, where a finder knows them beyond the first
+    (the outputs a padding leak reaches, the addresses past a buffer), for the memory map
+    (:mod:`tileir.debug.memmap`)."""
 
     kind: str
     detail: str
@@ -72,6 +75,7 @@ class Finding:
     related: tuple = ()
     path: tuple = ()
     count: int = 1
+    elements: tuple = ()
 
     @property
     def line(self) -> Optional[int]:

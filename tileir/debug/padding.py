@@ -27,7 +27,7 @@ from tileir.debug.tracer import Trace, trace_kernel
 from tileir.ir.dialect import TERMINATORS
 from tileir.ir.signatures import attr_of
 
-__all__ = ["find_padding_leaks"]
+__all__ = ["find_padding_leaks", "leaks_of"]
 
 _SINK_GROUPS = {
     "store_view_tko": ("tile", "index"),
@@ -160,25 +160,47 @@ def _check_sink(ctx, trace, step, ts, leaks: dict) -> None:
                 lane = tuple(int(i) for i in at)
                 element = int(m.elements[at])
                 path = _path(ctx, sources, shape, lane, bit)
-                leaks[key] = [step, lane, element, m.buffer, path, int(lanes.sum()), {step.block}]
+                leaks[key] = [
+                    step,
+                    lane,
+                    element,
+                    m.buffer,
+                    path,
+                    int(lanes.sum()),
+                    {step.block},
+                    [(m.buffer, m.elements[lanes])],
+                ]
             else:
                 entry[5] += int(lanes.sum())
                 entry[6].add(step.block)
+                entry[7].append((m.buffer, m.elements[lanes]))
 
 
 def _finding(ctx, trace, bit: int, entry) -> Finding:
-    sink, lane, element, buf, path, count, blocks = entry
+    sink, lane, element, buf, path, count, blocks, reached = entry
     load = ctx.source_ops[bit]
     padded, n_padded = ctx.first_lane.get((bit, sink.block), (None, 0))
     pad = getattr(load.operands[0].type, "padding", None) if load.operands else None
     pad_text = f"padding {pad}" if pad else "padding (masked-off lanes)"
     texts = trace.texts
     out = _buffer_name(trace, buf)
-    message = (
-        f"{n_padded} lane(s) of the loaded tile lie past the tensor's extent and read "
-        f"the {pad_text}; it reaches element {element} of {out} (tile lane {lane}) "
-        f"written by `{sink.op.name}` at {where(sink.loc)}"
-    )
+    if ctx.undefined_only:
+        lanes_text = (
+            "lie past the tensor's extent of a view with no padding value"
+            if load.name == "load_view_tko"
+            else "are masked off in a pointer load with no padding operand"
+        )
+        message = (
+            f"{n_padded} lane(s) of the loaded tile {lanes_text}, so they hold no defined "
+            f"value; it reaches element {element} of {out} (tile lane {lane}) "
+            f"written by `{sink.op.name}` at {where(sink.loc)}"
+        )
+    else:
+        message = (
+            f"{n_padded} lane(s) of the loaded tile lie past the tensor's extent and read "
+            f"the {pad_text}; it reaches element {element} of {out} (tile lane {lane}) "
+            f"written by `{sink.op.name}` at {where(sink.loc)}"
+        )
     if count > 1 or len(blocks) > 1:
         message += f"; {count} written element(s) in {len(blocks)} block(s) depend on it"
     related = [
@@ -198,8 +220,8 @@ def _finding(ctx, trace, bit: int, entry) -> Finding:
     ]
     hops.append(f"{sink.op.name}@{where(sink.loc).rsplit(':', 1)[-1]}")
     return Finding(
-        "padding-leak",
-        pad or "masked",
+        "uninitialized" if ctx.undefined_only else "padding-leak",
+        "undefined-lanes" if ctx.undefined_only else pad or "masked",
         trace.kernel,
         load,
         texts.of(load).text,
@@ -210,7 +232,16 @@ def _finding(ctx, trace, bit: int, entry) -> Finding:
         tuple(related),
         tuple(hops),
         count,
+        _merged(reached),
     )
+
+
+def _merged(reached: list) -> tuple:
+    """``(buffer, unique elements)`` per buffer of the ``(buffer, elements)`` pieces."""
+    by: dict = {}
+    for buf, elems in reached:
+        by.setdefault(buf, []).append(np.asarray(elems, dtype=np.int64).reshape(-1))
+    return tuple((buf, np.unique(np.concatenate(parts))) for buf, parts in by.items())
 
 
 def find_padding_leaks(
@@ -235,7 +266,12 @@ def find_padding_leaks(
         raise TypeError("find_padding_leaks traces a kernel on args: give them (or a Trace)")
     else:
         trace = trace_kernel(target, args, grid)
-    ctx = TaintContext(masked=masked)
+    return leaks_of(trace, TaintContext(masked=masked))
+
+
+def leaks_of(trace: Trace, ctx: TaintContext) -> list[Finding]:
+    """The leaks of ``trace`` from the sources ``ctx`` picks (the padded lanes of
+    :func:`find_padding_leaks`; only the undefined ones for ``find_uninitialized``)."""
     flows: dict[tuple, Flow] = {}
     leaks: dict[tuple, list] = {}
     for step in trace.steps:

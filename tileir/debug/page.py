@@ -7,7 +7,9 @@ every op of the line grouped by the call that made it, with the op's line
 number in the rendered module, and, when the page is made from a trace, the
 values each op produced in the traced block (one per run, for ops in loops).
 The header gives the kernel's counts: calls, ops, lines of Tile IR and bytes of
-bytecode (``len(encode(module))``).  The whole rendered module follows at the
+bytecode (``len(encode(module))``).  Given memory maps of a launch
+(:mod:`tileir.debug.memmap`), the page draws one per buffer above the source.
+Long lines wrap inside their column; a traced page shows each line's main value.  The whole rendered module follows at the
 end.  Style and script are inline; the page fetches nothing.
 """
 
@@ -15,12 +17,14 @@ from __future__ import annotations
 
 import html
 import json
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
+from tileir.debug.memmap_svg import map_svg
 from tileir.debug.page_assets import CSS, SCRIPT
 from tileir.debug.sourcemap import SourceMap, source_map
 
 if TYPE_CHECKING:
+    from tileir.debug.memmap import BufferMap
     from tileir.debug.tracer import Block3, Trace
     from tileir.kernel import Kernel
 
@@ -37,9 +41,13 @@ def _row_data(r) -> dict:
 def _main_row(r, more: int) -> str:
     n = str(r.ir_line) if r.ir_line else ""
     tail = f'<span class="more">+{more}</span>' if more > 0 else ""
+    value = ""
+    if r.values:  # a traced page shows the main op's value without a click
+        extra = f"  (+{len(r.values) - 1} run(s))" if len(r.values) > 1 else ""
+        value = f'<div class="val">→ {html.escape(r.values[0])}{extra}</div>'
     return (
         f'<div class="row main"><span class="irno">{n}</span>'
-        f"<code>{html.escape(r.text)}</code>{tail}</div>"
+        f"<code>{html.escape(r.text)}</code>{tail}</div>{value}"
     )
 
 
@@ -49,10 +57,14 @@ def _script_json(data: dict) -> str:
 
 
 def explain_html(
-    kernel: Kernel, trace: Optional[Trace] = None, block: Optional[Block3] = None
+    kernel: Kernel,
+    trace: Optional[Trace] = None,
+    block: Optional[Block3] = None,
+    maps: Sequence[BufferMap] = (),
 ) -> str:
     """The page for ``kernel`` (a recorded Kernel); with a ``trace`` of it, each op also
-    shows its values in ``block`` (default: the trace's first block)."""
+    shows its values in ``block`` (default: the trace's first block); ``maps``
+    (:func:`~tileir.debug.memmap.memory_maps` of a launch) are drawn above the source."""
     sm: SourceMap = source_map(kernel, trace, block)
     esc = html.escape
     data: dict = {"kernel": sm.kernel, "lines": {}}
@@ -108,6 +120,7 @@ def explain_html(
             '<div class="hint">Each source line shows its main op; click a line for every op it '
             "recorded. Add #expand=LINE (or #expand=all) to the address to open lines.</div>"
             "</header><main>",
+            _maps_section(maps),
             *parts,
             f"<details><summary>The whole module ({sm.ir_line_count} lines)</summary>"
             f"<pre>{esc(numbered)}</pre></details>",
@@ -118,11 +131,26 @@ def explain_html(
     )
 
 
+def _maps_section(maps: Sequence[BufferMap]) -> str:
+    if not maps:
+        return ""
+    grid = maps[0].grid
+    head = (
+        f"<h2>memory: which block touched each element (grid {list(grid)}); "
+        "hover a square for its element</h2>"
+    )
+    return head + '<div class="maps">' + "".join(map_svg(m) for m in maps) + "</div>"
+
+
 def write_explain(
-    kernel: Kernel, path: str, trace: Optional[Trace] = None, block: Optional[Block3] = None
+    kernel: Kernel,
+    path: str,
+    trace: Optional[Trace] = None,
+    block: Optional[Block3] = None,
+    maps: Sequence[BufferMap] = (),
 ) -> str:
     """Write :func:`explain_html` to ``path``; answers the path."""
-    text = explain_html(kernel, trace, block)
+    text = explain_html(kernel, trace, block, maps)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     return path

@@ -4,7 +4,9 @@ The script reads the per-line op data from the page's JSON block, expands a
 line when its row is clicked (or pressed with Enter / Space), honours a URL
 fragment ``#expand=12`` / ``#expand=12,14`` / ``#expand=all`` at load (and
 ``#click=12``, which sends line 12 a click event, to test that path), and
-when done marks ``<body data-ready="1">``; a script error is written to
+writes each memory map's place on the page into its ``data-box`` (for a test that
+reads a screenshot's pixels) and how many lines overflow their column into
+``data-overflowing``, when done marks ``<body data-ready="1">``; a script error is written to
 ``<body data-errors="...">`` so a headless browser test can read both from
 the DOM.
 """
@@ -26,24 +28,39 @@ header .hint { color: var(--mute); font-size: 12px; margin-top: 6px; }
 main { padding: 8px 24px 40px; }
 h2 { font-size: 14px; font-weight: 600; margin: 18px 0 6px; color: var(--mute); }
 code, pre { font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.ln { display: grid; grid-template-columns: minmax(280px, 46%) 1fr; border-top: 1px solid #f2f3f5; }
-.ln .src { white-space: pre; overflow-x: auto; padding: 1px 8px 1px 0; }
-.ln .no { display: inline-block; width: 3.2em; text-align: right; padding-right: 10px;
+/* long source and IR lines wrap inside their column (a hanging indent after the line
+   number) instead of each carrying a scrollbar of its own */
+.ln { display: grid; grid-template-columns: minmax(280px, 46%) minmax(0, 1fr);
+      border-top: 1px solid #f2f3f5; }
+.ln .src { display: flex; min-width: 0; padding: 1px 8px 1px 0; }
+.ln .src code, .row code { flex: 1; min-width: 0; white-space: pre-wrap;
+                           overflow-wrap: anywhere; }
+.ln .no { flex: none; width: 3.2em; text-align: right; padding-right: 10px;
           color: var(--mute); user-select: none; }
 .ln.has-ops { cursor: pointer; }
 .ln.has-ops:hover, .ln.open { background: var(--hit); }
 .ln .ir { min-width: 0; padding: 1px 0; }
-.row { white-space: pre; overflow-x: auto; }
-.row .irno { display: inline-block; width: 3em; text-align: right; padding-right: 8px;
+.row { display: flex; min-width: 0; }
+.row .irno { flex: none; width: 3em; text-align: right; padding-right: 8px;
              color: var(--mute); user-select: none; }
 .row.main code { font-weight: 700; color: var(--main); }
-.row .more { color: var(--mute); font-size: 11px; margin-left: 8px; }
+.row .more { flex: none; color: var(--mute); font-size: 11px; margin-left: 8px; }
 .call { margin: 2px 0 6px; }
 .call .label { font-size: 11px; color: var(--mute); text-transform: none; margin-left: 3em; }
-.val { white-space: pre; color: var(--val); margin-left: 4.6em;
+.val { white-space: pre-wrap; overflow-wrap: anywhere; color: var(--val); margin-left: 4.6em;
        font: 12px ui-monospace, monospace; }
 details { margin-top: 24px; }
+/* the whole module scrolls as one block */
 details pre { background: #f7f8fa; padding: 10px; overflow-x: auto; }
+.maps { display: flex; flex-wrap: wrap; gap: 18px 28px; margin: 6px 0 10px; }
+figure.map { margin: 0; max-width: 100%; }
+figure.map figcaption { font-size: 12px; color: var(--mute); margin-bottom: 4px; }
+figure.map figcaption b { color: var(--ink); font-weight: 600; }
+svg.memmap { display: block; background: #fff; }
+.legend { font-size: 11px; color: var(--mute); margin-top: 4px; max-width: 640px; }
+.legend .key { display: inline-block; margin-right: 10px; white-space: nowrap; }
+.legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px;
+            vertical-align: -1px; }
 """
 
 SCRIPT = r"""
@@ -69,6 +86,12 @@ SCRIPT = r"""
     return div;
   }
 
+  // a collapsed line shows its main op's value (its first run's, and how many more)
+  function value(r) {
+    var extra = r.v.length > 1 ? '  (+' + (r.v.length - 1) + ' run(s))' : '';
+    return el('div', 'val', '\u2192 ' + r.v[0] + extra);
+  }
+
   function expand(line, open) {
     var key = line.getAttribute('data-key');
     var info = data.lines[key];
@@ -82,6 +105,7 @@ SCRIPT = r"""
       ir.appendChild(row(info.main));
       var more = info.count - 1;
       if (more > 0) { ir.lastChild.appendChild(el('span', 'more', '+' + more)); }
+      if (info.main.v && info.main.v.length) { ir.appendChild(value(info.main)); }
       return;
     }
     line.classList.add('open');
@@ -132,6 +156,16 @@ SCRIPT = r"""
       });
     });
   }
+  // where each memory map lies on the page (CSS pixels), for a test reading a screenshot
+  Array.prototype.slice.call(document.querySelectorAll('svg.memmap')).forEach(function (svg) {
+    var r = svg.getBoundingClientRect();
+    svg.setAttribute('data-box', [Math.round(r.left + window.scrollX),
+      Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)].join(','));
+  });
+  // how many source / IR lines would need a scrollbar of their own (none: they wrap)
+  var wide = Array.prototype.slice.call(document.querySelectorAll('.ln .src, .row, .val'))
+    .filter(function (n) { return n.scrollWidth > n.clientWidth + 1; }).length;
+  body.setAttribute('data-overflowing', String(wide));
   body.setAttribute('data-expanded', String(document.querySelectorAll('.ln.open').length));
   body.setAttribute('data-ready', '1');
 })();

@@ -21,6 +21,9 @@ moves, lane by lane where the op allows:
 * ``mmaf`` / ``mmai``: lane (i, j) is tainted by a tainted ``a[i, k]`` or
   ``b[k, j]`` only where the product ``a[i, k] * b[k, j]`` is not zero (zero
   padding along K is neutral), and by the accumulator's lane;
+* lanes whose value is *undefined* (``TaintContext(undefined_only=True)``, for
+  ``find_uninitialized``) hold no value to judge by: there a reduce taints every
+  result lane whose slice holds one, and an ``mma`` every product;
 * loads through pointers pass the taint of their pointers and mask; values that
   enter from memory or constants are clean.
 
@@ -52,8 +55,11 @@ class TaintContext:
     """Shared state of one analysis: the load behind each bit, and why each tainted array
     is tainted (``why[id(array)] = (step, tainted operand arrays, note)``) for the path."""
 
-    def __init__(self, masked: bool = False):
+    def __init__(self, masked: bool = False, undefined_only: bool = False):
         self.masked = masked
+        # sources only where the lanes' values are undefined: a view without a padding
+        # value, a masked pointer load without a padding operand (find_uninitialized)
+        self.undefined_only = undefined_only
         self.source_ops: list = []
         self.bits: dict[int, int] = {}
         self.first_lane: dict[tuple, tuple] = {}
@@ -267,7 +273,8 @@ def _reduce(ctx, step, ts):
     dim = int(attr_of(step.op, "dim"))
     fn = _combiner(step.op)
     x = step.operands[0]
-    if fn is None or not isinstance(x, np.ndarray) or ts[0] is None:
+    # undefined lanes hold no value to recompute with: every tainted lane counts
+    if fn is None or not isinstance(x, np.ndarray) or ts[0] is None or ctx.undefined_only:
 
         def slice_or(shape):
             acc = np.zeros(shape, dtype=_U)
@@ -318,7 +325,8 @@ def _mma(ctx, step, ts):
     kind = np.float64 if a.dtype.kind in "fV" else np.int64
     with np.errstate(all="ignore"):
         prod = a.astype(kind)[..., :, :, None] * b.astype(kind)[..., None, :, :]
-    live = prod != 0  # NaN counts: it is not zero
+    # NaN counts: it is not zero; an undefined lane's product may be anything
+    live = np.ones(prod.shape, dtype=bool) if ctx.undefined_only else prod != 0
     tk = spread(ta, a.shape)[..., :, :, None] | spread(tb, b.shape)[..., None, :, :]
     bits = np.bitwise_or.reduce(np.where(live, tk, _U(0)), axis=-2)
 
@@ -356,7 +364,8 @@ def _load(ctx, step, ts):
         inside = reads[0].mask if reads else np.ones(tile.shape, dtype=bool)
         for i in g["index"]:
             acc = acc | spread(ts[i], tile.shape)
-        if (~inside).any():
+        padded = getattr(op.operands[0].type, "padding", None) is not None
+        if (~inside).any() and not (ctx.undefined_only and padded):
             bit = ctx.bit_of(op)
             acc = acc | np.where(inside, _U(0), _U(1) << _U(bit))
             key = (bit, step.block)
@@ -370,7 +379,7 @@ def _load(ctx, step, ts):
         for name in ("pointers", "mask"):
             for i in g.get(name, ()):
                 acc = acc | np.where(active, spread(ts[i], tile.shape), _U(0))
-        if ctx.masked and (~active).any():
+        if ctx.masked and (~active).any() and not (ctx.undefined_only and g.get("padding")):
             bit = ctx.bit_of(op)
             acc = acc | np.where(active, _U(0), _U(1) << _U(bit))
             key = (bit, step.block)

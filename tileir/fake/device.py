@@ -22,7 +22,7 @@ again.
 
 from __future__ import annotations
 
-from typing import Collection, Mapping, Optional, Sequence
+from typing import Collection, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,7 @@ from tileir.errors import LaunchError, MismatchError, UsageError
 # the module, not the function: a test's spy (monkeypatched) must see every call
 from tileir.fake import interpreter
 from tileir.fake.compare import default_tolerance, first_difference
+from tileir.fake.fill import Fill, fill_of
 from tileir.fake.limits import DEFAULT_LIMITS, Limits
 from tileir.fake.references import References
 from tileir.host.device import Buffer, Device, LaunchReport
@@ -50,7 +51,27 @@ class FakeDevice(Device):
     ``references`` names another for it; ``tolerances`` sets per-kernel float tolerances.
     ``max_trips``, ``max_tile_elements`` and ``max_launch_bytes`` bound each launch
     (:class:`tileir.fake.limits.Limits`); every module is checked before its first launch
-    (:mod:`tileir.fake.admit`)."""
+    (:mod:`tileir.fake.admit`).
+
+    ``fill`` says what memory whose contents are undefined holds: zeros by default;
+    ``"signal"`` (or a :class:`tileir.fake.fill.Fill`) puts NaN in floats and bytes of
+    0xA5 in integers, so a kernel that reads such memory shows it in its results, as
+    Pallas' interpret mode does.  With a fill, undefined memory is: a fresh :meth:`alloc`,
+    a block's ``alloca`` scratch, padding lanes of a view without a padding value,
+    masked-off lanes of a pointer load without a ``padding`` operand, and in :meth:`run`
+    the arguments ``undefined`` lists (argument indices; by default every Out: an Out is
+    what the kernel writes, so what the caller's array held does not count).
+
+    >>> import numpy as np
+    >>> from tileir import F32, In, Out, cells, load_cell, store_cell, trace
+    >>> def copy(x, out):
+    ...     yield store_cell(out, (yield load_cell(x)))
+    >>> k = trace("copy3", copy, In(F32, cells([3], [4])), Out(F32, cells([3], [4])))
+    >>> dev = FakeDevice("interpret", fill="signal")
+    >>> x, out = np.arange(4, dtype=np.float32), np.zeros(4, np.float32)
+    >>> dev.run(k, x, out)[1]  # element 3 is past the Out's extent: nobody wrote it
+    array([ 0.,  1.,  2., nan], dtype=float32)
+    """
 
     name = "fake"
 
@@ -64,6 +85,8 @@ class FakeDevice(Device):
         max_trips: int = DEFAULT_LIMITS.max_trips,
         max_tile_elements: int = DEFAULT_LIMITS.max_tile_elements,
         max_launch_bytes: int = DEFAULT_LIMITS.max_launch_bytes,
+        fill: Union[None, str, Fill] = None,
+        undefined: Optional[Collection[int]] = None,
     ):
         if mode not in MODES:
             raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", op="FakeDevice")
@@ -79,6 +102,9 @@ class FakeDevice(Device):
         )
         self.tolerances = dict(tolerances or {})
         self.observer = observer
+        # what undefined memory holds (tileir.fake.fill): None is zeros
+        self.fill = fill_of(fill)
+        self.undefined = None if undefined is None else frozenset(int(i) for i in undefined)
 
     # -- memory --------------------------------------------------------------------------
     def alloc(self, fmt: Format, length: int) -> Buffer:
@@ -88,6 +114,8 @@ class FakeDevice(Device):
             raise UsageError(f"length must be a whole number, got {length!r}", op="alloc")
         if length < 0:
             raise UsageError(f"length {length} is negative", op="alloc")
+        if self.fill is not None:  # a fresh allocation's contents are undefined
+            return Buffer(self, fmt, int(length), self.fill.host(fmt, int(length)))
         return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
 
     def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
@@ -143,6 +171,7 @@ class FakeDevice(Device):
             observer=self.observer,
             owned=owned,
             limits=self.limits,
+            fill=self.fill,
         )
         return list(out[: len(values)])
 
@@ -193,10 +222,33 @@ class FakeDevice(Device):
         mode the interpreter may write them in place (a launch that fails leaves nothing
         behind to see)."""
         plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
+        if self.fill is not None:
+            self._forget_undefined(kernel, args)
         owned: Collection[int] = ()
         if self.mode == "interpret":
             owned = frozenset(i for i, a in enumerate(args) if isinstance(a, Buffer))
         return self._run(kernel, plan, args, owned)
+
+    def _forget_undefined(self, kernel, args: list) -> None:
+        """With a fill, :meth:`run`'s arguments whose contents are undefined (``undefined``,
+        by default every Out) hold the pattern, not what the caller's arrays held."""
+        assert self.fill is not None
+        params = getattr(kernel, "params", ())
+        chosen = (
+            self.undefined
+            if self.undefined is not None
+            else {p.index for p in params if p.role == "Out"}
+        )
+        for i in sorted(chosen):
+            a = args[i] if 0 <= i < len(args) else None
+            if not isinstance(a, Buffer):
+                raise UsageError(
+                    f"undefined={sorted(chosen)} names argument {i}, which is not a buffer of "
+                    f"this launch ({len(args)} argument(s))",
+                    kernel=kernel.name,
+                    op="run",
+                )
+            a.handle[:] = self.fill.host(a.format, a.handle.size)
 
     def _staged_out(self, buf: Buffer) -> np.ndarray:
         """:meth:`Device.run` hands out the buffers' own arrays, not further copies (nobody

@@ -42,6 +42,10 @@ either method may be left out):
   that buffer (for an alloca: into all blocks' allocations back to back);
   ``mask`` (same shape, bool) marks the elements actually accessed (inside the
   tensor, mask true, in this buffer).
+* ``observer.on_alloca(op, buffer, elements_per_block, block_ids)`` when an ``alloca``
+  maps a fresh buffer ``"alloca%<id>"`` for the blocks now running: the element
+  indices of later accesses to it count from this allocation (a debugger following
+  which elements were written starts that buffer afresh).
 * ``print_tko`` writes each block's line to ``stream`` if given, else to the
   observer's ``print_stream`` attribute if it has one, else to ``sys.stdout``.
 
@@ -64,6 +68,7 @@ import numpy as np
 
 from tileir.errors import InterpretError
 from tileir.fake.admit import admit
+from tileir.fake.fill import Fill, fill_of
 from tileir.fake.frames import Frame
 from tileir.fake.limits import DEFAULT_LIMITS, Limits, power_text
 from tileir.fake.machine import Machine
@@ -286,6 +291,7 @@ def execute(
     owned: Sequence[int] = (),
     verify: bool = True,
     limits: Limits = DEFAULT_LIMITS,
+    fill: Union[None, str, Fill] = None,
 ) -> Execution:
     """Run entry ``entry`` of ``module`` over ``grid``; a fault of the kernel comes back as
     data (:class:`Execution` ``.error`` / ``.fault``), not as an exception.
@@ -297,8 +303,12 @@ def execute(
     runs those blocks one at a time in that order (each a batch of one; a block may come
     twice, one left out does not run); ``None`` runs the whole grid, batched.  Raises
     :class:`~tileir.errors.InterpretError` for a launch that cannot start (unknown entry,
-    arguments that do not fit, a bad grid or ``order``).
+    arguments that do not fit, a bad grid or ``order``).  ``fill`` is what undefined
+    memory holds (``alloca`` scratch, padding lanes of a view without a padding value,
+    masked-off lanes of a pointer load without one): zeros by default, ``"signal"`` for
+    NaN / bytes of 0xA5, or a :class:`tileir.fake.fill.Fill`.
     """
+    pattern = fill_of(fill, "interpret")
     if verify:
         admit(module)  # the checker's verdict, once per Module object (``admit``)
     try:
@@ -335,7 +345,7 @@ def execute(
             f"{limits.advice('max_launch_bytes')}",
             kernel=fn.name,
         )
-    machine = _Recorder(fn.name, memory, globals_, shape3, observer, stream, limits)
+    machine = _Recorder(fn.name, memory, globals_, shape3, observer, stream, limits, pattern)
     error = None
     with np.errstate(all="ignore"):
         try:
@@ -363,6 +373,7 @@ def interpret(
     owned: Sequence[int] = (),
     verify: bool = True,
     limits: Limits = DEFAULT_LIMITS,
+    fill: Union[None, str, Fill] = None,
 ) -> list[Any]:
     """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
 
@@ -379,7 +390,7 @@ def interpret(
     also returns the fault as data).  Raises :class:`~tileir.errors.InterpretError`
     naming the op, its source line and the block for anything the kernel may not do, and
     :class:`~tileir.errors.VerifyError` for a module the checker refuses (``verify``: see
-    :func:`execute`).
+    :func:`execute`); ``fill``: what undefined memory holds (see :func:`execute`).
     """
     run = execute(
         module,
@@ -393,6 +404,7 @@ def interpret(
         owned=owned,
         verify=verify,
         limits=limits,
+        fill=fill,
     )
     if run.error is not None:
         raise run.error

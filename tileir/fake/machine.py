@@ -13,11 +13,13 @@ import numpy as np
 
 from tileir.errors import InterpretError, TileIRError
 from tileir.fake.control import run_if, run_loop
+from tileir.fake.fill import Fill
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose
 from tileir.fake.limits import DEFAULT_LIMITS, Limits
 from tileir.fake.memory import Memory, Segment
 from tileir.fake.rules import NUMPY_RULES
 from tileir.fake.values import plain, widen
+from tileir.formats import numpy_dtype
 from tileir.ir.dialect import TERMINATORS
 from tileir.ir.module import Block, Op
 
@@ -39,8 +41,11 @@ class Machine:
         observer: Any,  # the protocol of tileir.fake.interpreter (either method may be missing)
         stream: Optional[TextIO],
         limits: Limits = DEFAULT_LIMITS,
+        fill: Optional[Fill] = None,
     ):
         self.kernel = kernel
+        # what undefined memory holds (tileir.fake.fill); None: zeros
+        self.fill = fill
         self.limits = limits
         self.memory = memory
         self.globals = globals_
@@ -49,6 +54,7 @@ class Machine:
         # either hook may be missing: a debugger that only follows memory, say
         self.watch_ops = callable(getattr(observer, "after_op", None))
         self.watch_memory = callable(getattr(observer, "on_memory", None))
+        self.watch_alloca = callable(getattr(observer, "on_alloca", None))
         if stream is None:
             stream = getattr(observer, "print_stream", None) or sys.stdout
         self.stream = stream
@@ -98,6 +104,14 @@ class Machine:
             frame.block_ids,
             widen(np.asarray(mask), b),
         )
+
+    def undefined(self, fmt, shape: tuple) -> np.ndarray:
+        """Host elements of ``fmt`` for memory or lanes whose contents are undefined: the
+        launch's fill pattern, or zeros."""
+        count = int(np.prod(shape, dtype=np.int64))
+        if self.fill is None:
+            return np.zeros(shape, dtype=numpy_dtype(fmt))
+        return self.fill.host(fmt, count).reshape(shape)
 
     def print_text(self, text: str) -> None:
         self.stream.write(text)

@@ -1,9 +1,11 @@
 """numpy rules of the memory ops: views, loads and stores through views and pointers,
 atomics, ``offset``, ``alloca`` and ``get_global``.
 
-View loads read the padding value in lanes past the tensor's extent (zero when the
-view names none: the device leaves them unspecified) and view stores never write
-those lanes.  Everything inside the tensor must be inside the buffer its base
+View loads read the padding value in lanes past the tensor's extent (when the view
+names none, the device leaves them unspecified: here they hold the launch's fill,
+zeros unless ``fill=`` asked for a signalling pattern, ``tileir.fake.fill``) and view
+stores never write those lanes; so do the masked-off lanes of a pointer load without
+a ``padding`` operand, and a fresh ``alloca``.  Everything inside the tensor must be inside the buffer its base
 points into, and every pointer access must land inside a buffer: otherwise the op
 raises ``InterpretError`` naming the block and the address or element.
 
@@ -215,7 +217,10 @@ def _load_view(ctx, op, args):
             out = plan.windows(typed)[plan.origin]
     else:
         pad = view.type.padding
-        out = np.full((b,) + plan.tile, _PAD[pad] if pad is not None else 0).astype(dt)
+        if pad is not None:
+            out = np.full((b,) + plan.tile, _PAD[pad]).astype(dt)
+        else:  # a view without a padding value: lanes past the extent are undefined
+            out = ctx.undefined(fmt, (b,) + plan.tile)
         if plan.fast and full.any():
             fl = np.nonzero(full)[0]
             _check_full(ctx, op, seg, plan, fl, lo, hi)
@@ -352,7 +357,12 @@ def _load_ptr(ctx, op, args):
     pad = args[1 + len(g["mask"])] if g["padding"] else None
     b, shape, active, fmt, seg_ids, elem = _ptr_common(ctx, op, ptrs, mask, pad)
     dt = value_dtype(fmt)
-    out = np.zeros(shape, dtype=dt) if pad is None else np.array(np.broadcast_to(pad, shape))
+    if pad is None and (mask is None or ctx.fill is None):  # every lane read, or zeros
+        out = np.zeros(shape, dtype=dt)
+    elif pad is None:  # masked-off lanes without a padding operand are undefined
+        out = to_values(ctx.undefined(fmt, shape), fmt).astype(dt, copy=False)
+    else:
+        out = np.array(np.broadcast_to(pad, shape))
     for s in _segments_of(seg_ids, active):
         seg = ctx.memory.segments[s]
         sel = active & (seg_ids == s)
@@ -423,7 +433,7 @@ def _alloca(ctx, op, args):
             f"passes the limit of {power_text(ctx.limits.max_launch_bytes)} bytes per "
             f"launch; {ctx.limits.advice('max_launch_bytes')}",
         )
-    backing = np.zeros(b * n, dtype=numpy_dtype(fmt))
+    backing = ctx.undefined(fmt, (b * n,))  # a fresh alloca holds nothing defined
     seg = ctx.memory.add(
         f"alloca%{op.results[0].id}",
         backing,
@@ -432,6 +442,8 @@ def _alloca(ctx, op, args):
         borrowed=False,
     )
     ctx.scoped_alloca(seg)
+    if ctx.watch_alloca:  # a debugger following which elements were written
+        ctx.observer.on_alloca(op, seg.key, n, ctx.block_ids)
     return [seg.base + np.arange(b, dtype=np.int64) * seg.pitch]
 
 
