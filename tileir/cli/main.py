@@ -52,9 +52,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _is_value(text: str) -> bool:
+    """An ARG that argparse set aside: a file name or a number, not an option."""
+    if not text.startswith("-"):
+        return True
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    # argparse gives a positional list its values only before the first option; a launch's
+    # ARGs come after its options too (`run FILE --grid 4 a.npy b.npy`), so the values it
+    # leaves over are the command's ARGs when the command takes them
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if not isinstance(getattr(args, "args", None), list) or not all(map(_is_value, extra)):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.args = args.args + extra
+    return args
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     if not args.command:
         parser.print_help()
         return 2
