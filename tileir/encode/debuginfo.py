@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import os
 import struct
+from typing import Callable, Optional
 
 import attrs
-from typing import Callable, Optional
 
 from tileir.encode.pools import Pools, ReadPools, read_table, write_table
 from tileir.encode.wire import Sink, Source
