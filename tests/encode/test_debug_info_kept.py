@@ -189,3 +189,20 @@ def test_a_lexical_block_and_a_nested_call_are_written_and_printed_as_tileirdisa
     assert "di_lexical_block<scope = #di_lexical_block" in text
     assert normalize_ssa(render(m, debug_info=True)) == normalize_ssa(text)
     assert decode(blob).functions[0].body.ops[0].loc == at
+
+
+def test_the_source_page_says_where_a_helper_was_called_from():
+    import re
+
+    from tileir import debug
+
+    k = _own()
+    sections = {s.function: s for s in debug.source_map(k).sections}
+    assert sections["_body"].called_from == ()
+    assert sections["_shifted"].called_from == ((__file__, _own_line("return _shifted(t)")),)
+    assert sections["_twice"].called_from == ((__file__, _own_line("return _twice(t) - 3.0")),)
+    titles = re.findall("<h2>(.*?)</h2>", debug.explain_html(k))
+    base = os.path.basename(__file__)
+    assert f"_load_shifted() in {base} · called from {base}:{_own_line('t = yield from')}" in (
+        titles
+    )
