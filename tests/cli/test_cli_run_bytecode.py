@@ -97,6 +97,7 @@ def test_a_registered_kernel_still_runs_by_name(capsys):
         (["{d}/helped.tilebc", "--convention", "cutile", "{d}/x.npy", "{d}/zeros.npy"], "grid"),
         (["{d}/helped.tilebc", "--grid", "2", "--entry", "other"], "no entry `other`"),
         (["vadd", "{d}/x.npy"], "is a registered kernel"),
+        (["{d}/helped.tilebc", "--grid", "2", "--mode", "reference"], "--mode is for a"),
     ],
     ids=[
         "missing",
@@ -108,6 +109,7 @@ def test_a_registered_kernel_still_runs_by_name(capsys):
         "no-grid",
         "unknown-entry",
         "args-for-a-name",
+        "mode-for-a-file",
     ],
 )
 def test_bad_calls_give_one_line(files, capsys, argv, message):

@@ -29,7 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "asm": ("tileir.cli.bytecode_cmd", "assemble a kernel into a cubin with tileiras"),
     "golden": ("tileir.cli.golden_cmd", "check or update the pinned golden text and bytecode"),
     "gates": ("tileir.cli.gates_cmd", "run a gate (text, asm, fake, device) over the goldens"),
-    "run": ("tileir.cli.run_cmd", "run a kernel on the fake device and give a verdict"),
+    "run": (
+        "tileir.cli.run_cmd",
+        "run a kernel, or any producer's bytecode file, on the fake device",
+    ),
     "coverage": ("tileir.cli.coverage_cmd", "show which ops, types and attributes are covered"),
     "trace": ("tileir.cli.debug_cmd", "trace a kernel's ops on the fake device"),
     "explain": ("tileir.cli.debug_cmd", "write a page pairing source lines with Tile IR"),

@@ -46,6 +46,11 @@ def _run_file(args: argparse.Namespace) -> int:
     # lazy: start-up cost, a command loads only the stages it runs
     from tileir.fake.bytecode import launch_bytecode
 
+    if args.mode != "both":
+        raise ValueError(
+            "--mode is for a registered kernel: a bytecode file has no reference, and runs "
+            "on the interpreter"
+        )
     launch = load_launch(args.name, args.args, args.grid, args.entry, args.convention)
     run = launch_bytecode(launch.module, launch.values, launch.grid, convention=launch.convention)
     print(
