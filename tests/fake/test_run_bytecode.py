@@ -201,3 +201,23 @@ def test_the_entry_may_be_left_out_only_for_one_entry():
         run_bytecode(blob, xs, convention="cutile")
     with pytest.raises(DecodeError):
         run_bytecode(b"not bytecode at all", xs, 2)
+
+
+def test_an_array_passed_twice_is_one_buffer_as_on_a_gpu():
+    x = _x()
+    a, c = run_bytecode(cutile_bytes("helped"), [x, x], (2,), convention="cutile")
+    want = x * np.float32(2) + np.float32(1) - np.float32(3)
+    np.testing.assert_array_equal(c, want)
+    np.testing.assert_array_equal(a, want)  # the kernel wrote the one buffer in place
+    np.testing.assert_array_equal(x, _x())  # and the caller's array is still its own
+
+
+def test_strides_that_spread_a_view_over_too_much_memory_are_refused():
+    from numpy.lib.stride_tricks import as_strided
+
+    x = _x()
+    huge = as_strided(x, shape=(8, 8), strides=(1 << 40, 4), writeable=False)
+    with pytest.raises(LaunchError, match="spans .* bytes, more than"):
+        run_bytecode(
+            cutile_bytes("helped"), [huge, np.zeros((8, 8), np.float32)], 2, convention="cutile"
+        )

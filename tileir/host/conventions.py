@@ -51,6 +51,10 @@ __all__ = [
 ]
 
 _I32_MAX = (1 << 31) - 1
+#: The largest buffer a strided view may make the cutile convention build (the fake device's
+#: default bound on a launch's memory, tileir.fake.limits): strides may spread a few elements
+#: over far more memory than the view holds.
+MAX_SPAN_BYTES = 1 << 32
 
 
 def is_array(value: Any) -> bool:
@@ -175,12 +179,13 @@ def _check_count(params: Sequence[Any], used: int, convention: str, n_args: int)
 def _bind_raw(params: Sequence[Any], args: list, kernel: Any, grid: Any) -> Binding:
     values: list[Any] = []
     arrays: list[ArrayBinding] = []
+    flats: dict[int, np.ndarray] = {}  # an array passed twice is one buffer, as on a GPU
     for i, a in enumerate(args):
         at = len(values)
         if is_array(a):
             fmt = _pointee(params, at, i, "raw")
             _checked_dtype(a, fmt, i)
-            values.append(np.ascontiguousarray(a).reshape(-1))
+            values.append(flats.setdefault(id(a), np.ascontiguousarray(a).reshape(-1)))
             arrays.append(ArrayBinding(i, at, tuple(a.shape), None, fmt))
         else:
             values.append(_number(params, at, a, i, "raw"))
@@ -213,9 +218,15 @@ def _strided_buffer(arr: np.ndarray, index: int) -> tuple[np.ndarray, np.ndarray
         strides.append(s // item)
     if arr.size == 0:
         return np.zeros(0, arr.dtype), np.zeros(0, np.int64), strides
+    span = 1 + sum((n - 1) * s for n, s in zip(arr.shape, strides))
+    if span * item > MAX_SPAN_BYTES:
+        raise _fail(
+            f"argument {index} (shape {list(arr.shape)}, strides {strides} in elements) spans "
+            f"{span * item} bytes, more than the {MAX_SPAN_BYTES} a launch may take",
+            "convention.strides",
+        )
     grids = np.indices(arr.shape, dtype=np.int64).reshape(arr.ndim, -1)
     offsets = (np.asarray(strides, np.int64)[:, None] * grids).sum(axis=0)
-    span = int(offsets.max()) + 1
     flat = np.zeros(span, arr.dtype)
     flat[offsets] = arr.reshape(-1)
     return flat, offsets, strides
@@ -238,6 +249,7 @@ def _rank_hint(params: Sequence[Any], at: int, last: ArrayBinding, now: Any) -> 
 def _bind_cutile(params: Sequence[Any], args: list, kernel: Any, grid: Any) -> Binding:
     values: list[Any] = []
     arrays: list[ArrayBinding] = []
+    spread: dict[int, tuple] = {}  # an array passed twice is one buffer, as on a GPU
     for i, a in enumerate(args):
         at = len(values)
         if arrays and arrays[-1].index == i - 1 and at < len(params):
@@ -247,7 +259,9 @@ def _bind_cutile(params: Sequence[Any], args: list, kernel: Any, grid: Any) -> B
             continue
         fmt = _pointee(params, at, i, "cutile")
         _checked_dtype(a, fmt, i)
-        flat, offsets, strides = _strided_buffer(a, i)
+        if id(a) not in spread:
+            spread[id(a)] = _strided_buffer(a, i)
+        flat, offsets, strides = spread[id(a)]
         extra = list(a.shape) + strides
         for k, v in enumerate(extra):
             p = at + 1 + k
