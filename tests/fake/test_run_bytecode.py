@@ -221,3 +221,24 @@ def test_strides_that_spread_a_view_over_too_much_memory_are_refused():
         run_bytecode(
             cutile_bytes("helped"), [huge, np.zeros((8, 8), np.float32)], 2, convention="cutile"
         )
+
+
+@pytest.mark.slow  # records every bundled kernel to find the ones with launch parameters
+def test_the_tileir_convention_fills_extents_and_counts_and_agrees_with_the_reference():
+    from tileir.kernels.registry import specs
+    from tileir.record.convention import dyn_extents
+
+    dyn = guarded = 0
+    for spec in specs():
+        k = spec.kernel()
+        has_dyn, is_guarded = bool(dyn_extents(k.params)), bool(k.guarded)
+        if not has_dyn and not (is_guarded and guarded < 4):
+            continue
+        dyn, guarded = dyn + has_dyn, guarded + is_guarded
+        inputs, grid = spec.inputs(np.random.default_rng(7))
+        # DYN_DIM extents and a checked kernel's element counts come from the arrays
+        got = run_bytecode(
+            k, inputs, grid, convention="tileir", reference=k.reference, tolerance=k.tolerance
+        )
+        assert len(got) == len(k.params)
+    assert dyn >= 1 and guarded >= 1
