@@ -190,6 +190,16 @@ def test_bad_calls_are_refused_with_the_argument_named(args, convention, message
     assert "\n" not in str(err.value)
 
 
+def test_int64_indices_take_i64_shapes_and_strides():
+    from tileir.encode import decode as read
+
+    blob = cutile_bytes("vadd_i64")
+    assert "tile<i64>" in [str(p.type) for p in read(blob).functions[0].params]
+    xs = [np.arange(64, dtype=np.float32)[::2] for _ in range(2)] + [np.zeros(32, np.float32)]
+    _, _, c = run_bytecode(blob, xs, 2, convention="cutile")
+    np.testing.assert_array_equal(c, xs[0] + xs[1])
+
+
 def test_the_entry_may_be_left_out_only_for_one_entry():
     blob = cutile_bytes("vadd")
     xs = [np.arange(32, dtype=np.float32) for _ in range(3)]

@@ -27,11 +27,11 @@ from cuda.tile.compilation import (
 __all__ = ["cutile_bytes", "KERNELS"]
 
 
-def _array(dtype, ndim):
+def _array(dtype, ndim, index_dtype=ct.int32):
     return ArrayConstraint(
         dtype,
         ndim,
-        index_dtype=ct.int32,
+        index_dtype=index_dtype,
         stride_lower_bound_incl=0,
         alias_groups=(),
         may_alias_internally=False,
@@ -87,15 +87,19 @@ KERNELS = {
     "scaled": (scaled, [F32_2, F32_2, F32_2, ct.float32]),
     "row_sums": (row_sums, [I32_2, (ct.int32, 1)]),
     "vadd": (vadd, [F32_1, F32_1, F32_1]),
+    # int64 indices: each shape and stride is a tile<i64>
+    "vadd_i64": (vadd, [(ct.float32, 1, ct.int64)] * 3),
 }
 
 
 @functools.lru_cache(maxsize=None)
 def cutile_bytes(name: str, version: str = "13.4") -> bytes:
-    """cuTile's bytecode of kernel ``name`` (its entry is called ``name`` too)."""
+    """cuTile's bytecode of kernel ``name`` (its entry is called ``name`` too, but for
+    ``vadd_i64``, ``vadd`` exported with int64 indices)."""
     kernel, params = KERNELS[name]
+    symbol = name if name != "vadd_i64" else "vadd"
     constraints = [_array(*p) if isinstance(p, tuple) else ScalarConstraint(p) for p in params]
-    sig = KernelSignature(constraints, CallingConvention.cutile_python_v1(), symbol=name)
+    sig = KernelSignature(constraints, CallingConvention.cutile_python_v1(), symbol=symbol)
     buf = io.BytesIO()
     export_kernel(
         kernel,

@@ -8,9 +8,9 @@ numbers) into the entry's flat argument list, and remembers how to hand each arr
 its own shape after the launch.  :data:`CONVENTIONS` is the table of the known ones:
 
 * ``raw``: one pointer per array, its elements in C order; one parameter per number;
-* ``cutile``: as NVIDIA cuTile Python's entries take an array (docs/launch.md, "cuTile's
-  convention"): its pointer, then its shape (one ``i32`` each), then its strides in
-  elements (one ``i32`` each); numbers as they are.  Any numpy strides are taken
+* ``cutile``: as NVIDIA cuTile Python's entries take an array (docs/launch.md §4.6): its
+  pointer, then its shape (one ``i32`` each; ``i64`` for an entry exported with int64
+  indices), then its strides in elements (the same); numbers as they are.  Any numpy strides are taken
   (transposed and sliced views included); the kernel sees a buffer spanning the view;
 * ``tileir``: tileir's own convention for a recorded kernel
   (:data:`tileir.record.convention.SUMMARY`): the markers' parameters, then the
@@ -38,7 +38,7 @@ import numpy as np
 
 from tileir.errors import LaunchError
 from tileir.formats import numpy_dtype
-from tileir.types import I32, Format, PointerType, TileType
+from tileir.types import I32, I64, Format, PointerType, TileType
 
 __all__ = [
     "ArrayBinding",
@@ -50,7 +50,9 @@ __all__ = [
     "is_array",
 ]
 
-_I32_MAX = (1 << 31) - 1
+#: the types cuTile gives an array's shape and strides (its index dtype: int32 by default,
+#: int64 when asked; docs/launch.md §4.6), with the largest value each holds
+_INDEX_TYPES = {TileType((), I32): (1 << 31) - 1, TileType((), I64): (1 << 63) - 1}
 #: The largest buffer a strided view may make the cutile convention build (the fake device's
 #: default bound on a launch's memory, tileir.fake.limits): strides may spread a few elements
 #: over far more memory than the view holds.
@@ -236,7 +238,7 @@ def _rank_hint(params: Sequence[Any], at: int, last: ArrayBinding, now: Any) -> 
     """Refuse, naming the array before, when the entry holds more i32 values after that
     array's strides where ``now``, an array, wants its pointer: the array before has fewer
     dimensions than the entry takes there."""
-    if is_array(now) and params[at].type == TileType((), I32):
+    if is_array(now) and params[at].type in _INDEX_TYPES:
         raise _fail(
             f"argument {last.index} has {len(last.shape)} dimension(s), but the entry "
             f"holds more shape and stride values after its pointer (parameter {at} is "
@@ -266,16 +268,20 @@ def _bind_cutile(params: Sequence[Any], args: list, kernel: Any, grid: Any) -> B
         for k, v in enumerate(extra):
             p = at + 1 + k
             what = "shape" if k < a.ndim else "stride"
-            if p >= len(params) or params[p].type != TileType((), I32):
-                got = "nothing" if p >= len(params) else str(params[p].type)
+            t = params[p].type if p < len(params) else None
+            if t not in _INDEX_TYPES:
                 raise _fail(
                     f"argument {i} has {a.ndim} dimension(s), so the cutile "
-                    f"convention needs parameter {p} to be its {what} (tile<i32>), but the "
-                    f"entry has {got} there: the entry takes an array of another rank",
+                    f"convention needs parameter {p} to be its {what} (tile<i32>, or "
+                    f"tile<i64> for int64 indices), but the entry has "
+                    f"{'nothing' if t is None else t} there: the entry takes an array of "
+                    f"another rank",
                     "convention.rank",
                 )
-            if v > _I32_MAX:
-                raise _fail(f"argument {i}'s {what} {v} does not fit an i32", "convention.rank")
+            if v > _INDEX_TYPES[t]:
+                raise _fail(
+                    f"argument {i}'s {what} {v} does not fit its parameter {t}", "convention.rank"
+                )
         values.append(flat)
         values.extend(int(v) for v in extra)
         arrays.append(ArrayBinding(i, at, tuple(a.shape), offsets, fmt))
