@@ -82,6 +82,7 @@ def test_a_registered_kernel_still_runs_by_name(capsys):
     "argv,message",
     [
         (["{d}/missing.tilebc", "--grid", "2"], "no file"),
+        (["{d}/", "--grid", "2"], "is a directory, not a regular file"),
         (["{d}/x.npy", "--grid", "2", "{d}/x.npy"], "not Tile IR bytecode"),
         (["{d}/helped.tilebc", "--grid", "2", "--convention", "cutile", "{d}/x.npy"], "takes 10"),
         (
@@ -101,6 +102,7 @@ def test_a_registered_kernel_still_runs_by_name(capsys):
     ],
     ids=[
         "missing",
+        "a-directory",
         "not-bytecode",
         "too-few",
         "too-many",

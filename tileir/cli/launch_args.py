@@ -5,7 +5,8 @@
 array argument) or a number (a scalar), spread over the entry by the calling convention
 (:mod:`tileir.host.conventions`).  The same arguments serve ``trace`` and ``explain``, so
 all three read them here.  A name is a bytecode file when it names an existing file or ends
-in a bytecode suffix; anything else is a registered kernel (or a ``FILE.py:ATTR`` spec).
+in a bytecode suffix or holds a ``/``; anything else is a registered kernel (or a
+``FILE.py:ATTR`` spec).
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ def is_bytecode_name(name: str) -> bool:
     """True when ``name`` means a bytecode file rather than a kernel."""
     if name.endswith(BYTECODE_SUFFIXES):
         return True
-    return ":" not in name and os.path.isfile(name)
+    # a kernel's name has no ':' (that is a FILE.py:ATTR spec) and no '/' (that is a path)
+    return ":" not in name and (os.sep in name or os.path.exists(name))
 
 
 def parse_value(text: str, index: int) -> Any:
@@ -129,7 +131,7 @@ def load_launch(
 
     if not os.path.exists(path):
         raise ValueError(f"no file {path!r}")
-    module = decode(read_input(path))
+    module = decode(read_input(path))  # a regular file of bounded size, nothing else
     fn = entry_of(module, entry)
     values = [parse_value(t, i) for i, t in enumerate(texts)]
     try:
