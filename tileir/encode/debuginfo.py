@@ -152,18 +152,9 @@ class DebugWriter:
             # recordings of a kernel body): made from the anchor, named after the entry
             if not made:
                 folder, base = os.path.split(anchor.file)
-                file = self._attr(_FILE, string(base), string(folder))
-                unit = self._attr(_CU, file)
+                file = DIFile(base, folder)
                 made.append(
-                    self._attr(
-                        _SUBPROGRAM,
-                        file,
-                        anchor.line,
-                        string(name),
-                        string(name),
-                        unit,
-                        anchor.line,
-                    )
+                    self._scope(Subprogram(file, anchor.line, name, name, file, anchor.line))
                 )
             return made[0]
 
