@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from support.build import FunctionBuilder
-from tileir.ir.module import Loc, Value
+from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram, Value
 from tileir.ir.numerics import dense_of
 from tileir.types import (
     BF16,
@@ -127,11 +127,22 @@ class Drawer:
         return self.draw(st.sampled_from(found)) if found else None
 
     def loc(self) -> Optional[Loc]:
-        """A source location, or None (locations are not part of equality)."""
+        """A source location, or None (locations are not part of equality); some lie in a
+        helper's subprogram (or a lexical block of it), called from a line of the body,
+        perhaps through another helper, as producers write inlined helpers."""
         self.line += 1
-        if self.draw(st.booleans()):
-            return Loc("/kern/drawn.py", self.line, self.draw(st.integers(0, 40)), self.fn)
-        return None
+        if not self.draw(st.booleans()):
+            return None
+        column = self.draw(st.integers(0, 40))
+        here = Loc("/kern/drawn.py", self.line, column, self.fn)
+        depth = self.draw(st.sampled_from([0, 0, 1, 2]))
+        for level in range(depth):
+            file = DIFile(f"help{level}.py", "/kern/lib")
+            sub: Scope = Subprogram(file, 10 * level + 1, f"h{level}", f"h{level}_s", file, 2)
+            if self.draw(st.booleans()):
+                sub = LexicalBlock(sub, file, 10 * level + 3, 4)
+            here = Loc(f"/kern/lib/help{level}.py", 10 * level + 5, column, f"h{level}", sub, here)
+        return here
 
     def op(self, name, operands, result_types, **attrs):
         """Append op ``name`` (maybe with a location); its results go in scope."""

@@ -26,7 +26,19 @@ from support.tools import needs_tools
 from tileir.encode import OP_CODECS, canonicalize, decode, encode, required_version, version_needs
 from tileir.errors import EncodeError
 from tileir.ir.dialect import BODY_OPS, VERSIONS
-from tileir.ir.module import Block, Dense, Function, Global, Loc, Module, Op, Value, walk
+from tileir.ir.module import (
+    Block,
+    Dense,
+    DIFile,
+    Function,
+    Global,
+    Loc,
+    Module,
+    Op,
+    Subprogram,
+    Value,
+    walk,
+)
 from tileir.ir.numerics import dense_of
 from tileir.real import tileiras
 from tileir.types import (
@@ -427,7 +439,10 @@ def test_debug_info_round_trips_locations():
     m = vadd_module()
     back = decode(encode(m, debug_info=True))
     fn, got = m.functions[0], back.functions[0]
-    assert got.loc == Loc("/work/vadd.py", 5, 0, "vadd")
+    # the function's own subprogram comes back as a value: tileir's is made from its `def`
+    file = DIFile("vadd.py", "/work")
+    sub = Subprogram(file, 5, "vadd", "vadd", file, 5)
+    assert got.loc == Loc("/work/vadd.py", 5, 0, "vadd", sub)
     for ours, theirs in zip(walk(fn.body), walk(got.body)):
         # file, line and column come back; `function` is the entry the op sits in
         assert _where(theirs.loc) == _where(ours.loc)

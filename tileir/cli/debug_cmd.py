@@ -3,7 +3,9 @@
 ``NAME`` is a registered kernel (``tileir list``) or ``FILE.py:ATTR`` /
 ``package.module:ATTR`` naming a :class:`~tileir.kernels.registry.KernelSpec`
 (a kernel you are debugging need not be registered).  Inputs are the spec's
-random inputs (``--seed``).
+random inputs (``--seed``).  ``NAME`` may also be a Tile IR bytecode file from any
+producer, with its launch given as ``tileir run`` takes it (``--grid``, ``--entry``,
+``--convention``, ``ARG...``: :mod:`tileir.cli.launch_args`).
 
 ``trace`` prints every op the chosen blocks ran (``--block 3,0``, repeatable;
 ``--all`` for every block; block 0 by default), each with its source line, its
@@ -26,7 +28,10 @@ import importlib.util
 import os
 import sys
 
+import attrs
 import numpy as np
+
+from tileir.cli.launch_args import add_launch_arguments, is_bytecode_name, load_launch
 
 __all__ = ["add_arguments", "run"]
 
@@ -45,8 +50,11 @@ def _block(text: str) -> tuple:
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "name", help="a registered kernel, or FILE.py:ATTR / module:ATTR naming a KernelSpec"
+        "name",
+        help="a registered kernel, FILE.py:ATTR / module:ATTR naming a KernelSpec, or a "
+        "Tile IR bytecode file (then --grid and its ARGs)",
     )
+    add_launch_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument(
         "--block",
@@ -118,11 +126,35 @@ def resolve(name: str):
     return found
 
 
+@attrs.frozen(eq=False)
+class _Decoded:
+    """A decoded entry in the shape the explain page reads a kernel: its name, module and
+    function (no recorded program: the page places ops by their locations alone)."""
+
+    name: str
+    module: object
+    program: object = None
+
+    @property
+    def function(self):
+        return self.module.function(self.name)
+
+
 def _launch(args):
+    """(target, what the page reads, inputs, grid): a Kernel for a kernel name, the decoded
+    Module (its chosen entry alone) and the entry's flat arguments for a bytecode file."""
+    if is_bytecode_name(args.name):
+        launch = load_launch(args.name, args.args, args.grid, args.entry, args.convention)
+        return launch.module, _Decoded(launch.entry, launch.module), launch.entry_args, launch.grid
+    if args.args or args.grid or args.entry:
+        raise ValueError(
+            f"`{args.name}` is a kernel: it makes its own inputs (--seed), and ARG, --grid "
+            f"and --entry are for a bytecode file"
+        )
     spec = resolve(args.name)
     kernel = spec.kernel()
     inputs, grid = spec.inputs(np.random.default_rng(args.seed))
-    return spec, kernel, inputs, grid
+    return kernel, kernel, inputs, grid
 
 
 def _run_finders(names, kernel, inputs, grid, trace) -> int:
@@ -172,17 +204,17 @@ def run(command: str, args: argparse.Namespace) -> int:
     # lazy: start-up cost, a command loads only the stages it runs
     from tileir import debug
 
-    spec, kernel, inputs, grid = _launch(args)
+    kernel, shown_kernel, inputs, grid = _launch(args)
     if command == "explain":
         trace = None
         if args.trace or args.block:
             trace = debug.trace_kernel(kernel, inputs, grid, blocks=args.block or [(0,)])
         maps = [] if args.no_maps else _maps(kernel, inputs, grid)
-        path = debug.write_explain(kernel, args.output, trace, maps=maps)
-        sm = debug.source_map(kernel)
+        path = debug.write_explain(shown_kernel, args.output, trace, maps=maps)
+        sm = debug.source_map(shown_kernel)
         drawn = f", {len(maps)} memory map(s)" if maps else ""
         print(
-            f"{kernel.name}: wrote {path} ({sm.call_count} calls, {sm.op_count} ops, "
+            f"{shown_kernel.name}: wrote {path} ({sm.call_count} calls, {sm.op_count} ops, "
             f"{sm.ir_line_count} lines of Tile IR, {sm.byte_size} bytes{drawn})"
         )
         return 0

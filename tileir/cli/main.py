@@ -29,7 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "asm": ("tileir.cli.bytecode_cmd", "assemble a kernel into a cubin with tileiras"),
     "golden": ("tileir.cli.golden_cmd", "check or update the pinned golden text and bytecode"),
     "gates": ("tileir.cli.gates_cmd", "run a gate (text, asm, fake, device) over the goldens"),
-    "run": ("tileir.cli.run_cmd", "run a kernel on the fake device and give a verdict"),
+    "run": (
+        "tileir.cli.run_cmd",
+        "run a kernel, or any producer's bytecode file, on the fake device",
+    ),
     "coverage": ("tileir.cli.coverage_cmd", "show which ops, types and attributes are covered"),
     "trace": ("tileir.cli.debug_cmd", "trace a kernel's ops on the fake device"),
     "explain": ("tileir.cli.debug_cmd", "write a page pairing source lines with Tile IR"),
@@ -52,9 +55,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _is_value(text: str) -> bool:
+    """An ARG that argparse set aside: a file name or a number, not an option."""
+    if not text.startswith("-"):
+        return True
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    # argparse gives a positional list its values only before the first option; a launch's
+    # ARGs come after its options too (`run FILE --grid 4 a.npy b.npy`), so the values it
+    # leaves over are the command's ARGs when the command takes them
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if not isinstance(getattr(args, "args", None), list) or not all(map(_is_value, extra)):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.args = args.args + extra
+    return args
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     if not args.command:
         parser.print_help()
         return 2

@@ -72,6 +72,10 @@ def explain_html(
     for si, sec in enumerate(sm.sections):
         where = sec.file.rsplit("/", 1)[-1]
         title = f"{sec.function}() in {where}" if sec.function else where
+        if sec.called_from:  # a helper: where the kernel called it (the ops' call sites)
+            title += " · called from " + ", ".join(
+                f"{f.rsplit('/', 1)[-1]}:{n}" for f, n in sec.called_from
+            )
         parts.append(f'<h2>{esc(title)}</h2><div class="code">')
         for ln in sec.lines:
             key = f"{si}:{ln.number}"

@@ -119,11 +119,14 @@ class SourceLine:
 
 @attrs.frozen(eq=False)
 class Section:
-    """A function of the user's source: file, name and its lines."""
+    """A function of the user's source: file, name and its lines; ``called_from`` lists
+    where the kernel called it, when it is a helper (``(file, line)`` of each call site its
+    ops' locations name, in order)."""
 
     file: str
     function: str
     lines: tuple
+    called_from: tuple = ()
 
 
 @attrs.frozen(eq=False)
@@ -319,7 +322,15 @@ def source_map(
                 line_main = made[0].rows[0]
             calls_total += len(made)
             lines.append(SourceLine(n, text, tuple(made), line_main))
-        sections.append(Section(file, name, tuple(lines)))
+        sites = {
+            (op.loc.caller.file, op.loc.caller.line): None
+            for op in ops
+            if op.loc is not None
+            and op.loc.caller is not None
+            and op.loc.file == file
+            and first <= op.loc.line <= last
+        }
+        sections.append(Section(file, name, tuple(lines), tuple(sorted(sites))))
     return SourceMap(
         kernel.name,
         tuple(sections),

@@ -9,8 +9,14 @@ scope to be its function's), which points at a ``DIFile`` and a
 (0: the function has no row and all its ops are unknown).
 
 Read back, a ``DILoc`` becomes a :class:`~tileir.ir.module.Loc` with the file,
-line and column it holds and ``function`` = the name of its subprogram (the
-entry's name: per-op helper names have no place in the format).
+line and column it holds, its ``scope`` (the :class:`~tileir.ir.module.Subprogram` or
+:class:`~tileir.ir.module.LexicalBlock`, every field kept: a producer's own line,
+scope line and linkage name survive) and ``function`` = the name of its subprogram; a
+``CallSite`` becomes its callee's Loc with ``caller`` = the caller's.  Written back,
+a Loc with a scope is a DILoc in that scope and one with a caller a CallSite, so
+``tileirdisasm -g`` prints a round trip of any producer's file as it prints the file.
+A Loc without a scope (tileir's recordings) lies in the function's own subprogram,
+made from the function as described above.
 """
 
 from __future__ import annotations
@@ -19,10 +25,12 @@ import os
 import struct
 from typing import Callable, Optional
 
+import attrs
+
 from tileir.encode.pools import Pools, ReadPools, read_table, write_table
 from tileir.encode.wire import Sink, Source
 from tileir.errors import EncodeError
-from tileir.ir.module import Loc
+from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
 
 __all__ = ["DebugWriter", "DebugReader"]
 
@@ -100,18 +108,55 @@ class DebugWriter:
             found = self._ids[key] = len(self.entries)  # 1-based: 0 means unknown
         return found
 
+    def _file(self, f: DIFile) -> int:
+        string = self.pools.string
+        return self._attr(_FILE, string(f.name), string(f.directory))
+
+    def _scope(self, scope: Scope) -> int:
+        """The index of a subprogram or lexical block (and of what it refers to)."""
+        if isinstance(scope, LexicalBlock):
+            parent = self._scope(scope.scope)
+            return self._attr(_BLOCK, parent, self._file(scope.file), scope.line, scope.column)
+        string = self.pools.string
+        unit = self._attr(_CU, self._file(scope.unit))
+        return self._attr(
+            _SUBPROGRAM,
+            self._file(scope.file),
+            scope.line,
+            string(scope.name),
+            string(scope.linkage),
+            unit,
+            scope.scope_line,
+        )
+
+    def _located(self, x: Loc, default: Callable[[], int]) -> int:
+        """The index of a location with a scope or a caller: a DILoc in its scope (the
+        function's own subprogram, ``default()``, when it has none), wrapped in a
+        CallSite per caller."""
+        sub = self._scope(x.scope) if x.scope is not None else default()
+        here = self._attr(_LOC, sub, self.pools.string(x.file), x.line, x.column)
+        if x.caller is None:
+            return here
+        return self._attr(_CALLSITE, here, self._located(x.caller, default))
+
     def function(self, name: str, loc: Optional[Loc], op_locs: list[Optional[Loc]]) -> int:
         """Add a row for function ``name``; answers the function table's ``loc`` field."""
         anchor = loc or next((x for x in op_locs if x is not None), None)
         if anchor is None:
             return 0
         string = self.pools.string
-        folder, base = os.path.split(anchor.file)
-        file = self._attr(_FILE, string(base), string(folder))
-        unit = self._attr(_CU, file)
-        sub = self._attr(
-            _SUBPROGRAM, file, anchor.line, string(name), string(name), unit, anchor.line
-        )
+        made: list[int] = []
+
+        def own() -> int:
+            # the function's own subprogram, for locations that name no scope (tileir's
+            # recordings of a kernel body): made from the anchor, named after the entry
+            if not made:
+                folder, base = os.path.split(anchor.file)
+                file = DIFile(base, folder)
+                made.append(
+                    self._scope(Subprogram(file, anchor.line, name, name, file, anchor.line))
+                )
+            return made[0]
 
         # the index of each location: by the Loc object (ops made from one instruction share
         # theirs; every Loc here stays alive meanwhile, so ids are stable), then by its fields
@@ -132,12 +177,15 @@ class DebugWriter:
             found = by_object.get(id(x))
             if found is None:
                 line, column = x.line, x.column
-                if type(line) is not int or type(column) is not int:
-                    found = self._attr(_LOC, sub, string(x.file), line, column)
+                if x.scope is not None or x.caller is not None:
+                    found = self._located(x, own)
+                elif type(line) is not int or type(column) is not int:
+                    found = self._attr(_LOC, own(), string(x.file), line, column)
                 else:
                     key = (x.file, line, column)
                     found = seen.get(key)
                     if found is None:
+                        sub = own()
                         if line < 0 or column < 0 or line > _U64 or column > _U64:
                             found = self._attr(_LOC, sub, string(x.file), line, column)
                         else:  # (sub and the string index are non-negative ints too)
@@ -254,30 +302,43 @@ class DebugReader:
         tag = src.varint()
         string = self.pools.string
         if tag == _CU:
-            self._expect(src, ("file",))
-            return ("compile unit", None)
+            return ("compile unit", self._expect(src, ("file",))[1])
         if tag == _FILE:
-            return ("file", (string(src), string(src)))
+            return ("file", DIFile(string(src), string(src)))
         if tag == _BLOCK:
-            scope = self._expect(src, ("subprogram", "lexical block"))
-            self._expect(src, ("file",))
-            src.varint(), src.varint()
-            return ("lexical block", scope[1])
-        if tag == _LOC:
-            scope = self._expect(src, ("subprogram", "lexical block"))
-            file = string(src)
+            scope = self._expect(src, ("subprogram", "lexical block"))[1]
+            file = self._expect(src, ("file",))[1]
             line, column = src.varint(), src.varint()
-            return ("loc", Loc(file, line, column, scope[1]))
+            return ("lexical block", LexicalBlock(scope, file, line, column))
+        if tag == _LOC:
+            scope = self._expect(src, ("subprogram", "lexical block"))[1]
+            file_name = string(src)
+            line, column = src.varint(), src.varint()
+            sub = scope.subprogram if isinstance(scope, LexicalBlock) else scope
+            return ("loc", Loc(file_name, line, column, sub.name, scope))
         if tag == _SUBPROGRAM:
-            self._expect(src, ("file",))
-            src.varint()
+            file = self._expect(src, ("file",))[1]
+            line = src.varint()
             name = string(src)
-            string(src)
-            self._expect(src, ("compile unit",))
-            src.varint()
-            return ("subprogram", name)
+            linkage = string(src)
+            unit = self._expect(src, ("compile unit",))[1]
+            scope_line = src.varint()
+            return ("subprogram", Subprogram(file, line, name, linkage, unit, scope_line))
         if tag == _CALLSITE:
-            callee = self._expect(src, ("loc", "call", "unknown"))
-            self._expect(src, ("loc", "call", "unknown"))
-            return ("call", callee[1])
+            callee = self._expect(src, ("loc", "call", "unknown"))[1]
+            caller = self._expect(src, ("loc", "call", "unknown"))[1]
+            if callee is None:  # an unknown callee: the location is unknown
+                return ("unknown", None)
+            return ("call", _called_from(callee, caller))
         return ("unknown", None)  # as NVIDIA's reader: an unknown tag is an unknown location
+
+
+def _called_from(callee: Loc, caller: Optional[Loc]) -> Loc:
+    """``callee`` called at ``caller``.  A callee that is a call site already
+    (``callsite(callsite(a at b) at c)``, which no known producer writes) is read as the
+    same chain ``a at b at c``; an unknown caller leaves the callee as it is."""
+    if caller is None:
+        return callee
+    if callee.caller is None:
+        return attrs.evolve(callee, caller=caller)
+    return attrs.evolve(callee, caller=_called_from(callee.caller, caller))

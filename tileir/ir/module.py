@@ -36,6 +36,10 @@ from tileir.types import Format, FunctionType, TileType, Type
 __all__ = [
     "Value",
     "Loc",
+    "DIFile",
+    "Subprogram",
+    "LexicalBlock",
+    "Scope",
     "Op",
     "Block",
     "Function",
@@ -76,16 +80,78 @@ class Value:
 
 
 @frozen
+class DIFile:
+    """A debug-info file: its base ``name`` and its ``directory`` (``DIFile``)."""
+
+    name: str
+    directory: str
+
+
+@frozen
+class Subprogram:
+    """A function as the debug section describes it (``DISubprogram``, docs/bytecode.md
+    §3.8): its file, its own ``line`` and ``scope_line`` (cuTile writes the decorator's
+    line, tileir the ``def`` line), its ``name`` and ``linkage`` name, and the file of its
+    compile unit.  An entry has one; so has each helper function a producer inlined."""
+
+    file: DIFile
+    line: int
+    name: str
+    linkage: str
+    unit: DIFile
+    scope_line: int
+
+
+@frozen
+class LexicalBlock:
+    """A lexical block inside a subprogram or another block (``DILexicalBlock``)."""
+
+    scope: Union[Subprogram, "LexicalBlock"]
+    file: DIFile
+    line: int
+    column: int
+
+    @property
+    def subprogram(self) -> Subprogram:
+        scope = self.scope
+        while isinstance(scope, LexicalBlock):
+            scope = scope.scope
+        return scope
+
+
+#: What a location is scoped in (None: its function's own subprogram).
+Scope = Union[Subprogram, LexicalBlock]
+
+
+@frozen
 class Loc:
-    """A source location: the user's file, line and column (1-based), and the function name."""
+    """A source location: the user's file, line and column (1-based), and the function name.
+
+    ``scope`` is the subprogram (or lexical block) the location lies in; ``None`` means the
+    entry's own, which the encoder makes from the function (tileir's recordings of a
+    kernel body leave it out).  ``caller`` is where the helper holding this location was
+    called from (itself a Loc, maybe with a caller of its own): the bytecode's
+    ``callsite(this at caller)``, which producers write for the ops of inlined helpers.
+    """
 
     file: str
     line: int
     column: int = 1
     function: str = ""
+    scope: Optional[Scope] = None
+    caller: Optional["Loc"] = None
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
+
+    def callers(self) -> tuple["Loc", ...]:
+        """The call sites that led here, innermost first (empty outside a helper)."""
+        out = []
+        at = self.caller
+        while at is not None:
+            out.append(at)
+            at = at.caller
+        return tuple(out)
 
 
 #: The one empty attribute map (pyrsistent's own shared empty PMap): most ops have no attributes.

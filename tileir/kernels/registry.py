@@ -13,6 +13,7 @@ compared buffer by buffer.
 
 from __future__ import annotations
 
+import difflib
 from typing import Callable, Optional, Sequence
 
 import attrs
@@ -110,8 +111,10 @@ def get(name: str) -> KernelSpec:
     """The spec registered under ``name``; a clear error naming the known ones otherwise."""
     _load_bundled()
     if name not in REGISTRY:
-        known = ", ".join(REGISTRY)
-        raise KeyError(f"no kernel named {name!r} is registered (known: {known})")
+        # a few close names, not the whole library (`tileir list` prints every one)
+        close = difflib.get_close_matches(name, REGISTRY, n=4, cutoff=0.6)
+        hint = f"did you mean {', '.join(close)}?" if close else "`tileir list` names them all"
+        raise KeyError(f"no kernel named {name!r} is registered ({hint})")
     return REGISTRY[name]
 
 

@@ -15,8 +15,14 @@ outside the tileir package itself; the bundled kernels under
 * per code object, keyed by ``id(code)``: its column table (one entry per
   instruction, from ``co_positions``) and the Locs already made in it, by
   instruction and line (a Loc is an immutable value: one serves every op made
-  there); the entry holds the code object itself, so its id cannot be reused by
+  there), its Subprogram when it is a helper, and its Locs as called from each call
+  site; the entry holds the code object itself, so its id cannot be reused by
   another object while the entry exists.
+
+A helper function the body calls (plainly or with ``yield from``) is seen as the user
+frames between the innermost one and the first of tileir's own: an op recorded in a
+helper gets the helper's own subprogram and, as its ``caller``, where the helper was
+called from (docs/bytecode.md §3.8: a ``CallSite``), as cuTile writes its inlined helpers.
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ import sys
 from types import FrameType
 from typing import Optional
 
-from tileir.ir.module import Loc
+import attrs
+
+from tileir.ir.module import DIFile, Loc, Subprogram
 
 __all__ = ["user_loc"]
 
@@ -74,8 +82,55 @@ def _code_entry(code) -> tuple:
     return entry
 
 
+def _frame_loc(frame: FrameType) -> Loc:
+    """The location ``frame`` is at now (memoised by code object, instruction and line)."""
+    code = frame.f_code
+    _code, columns, locs = _code_entry(code)
+    key = (frame.f_lasti, frame.f_lineno)
+    loc = locs.get(key)
+    if loc is None:
+        lasti = key[0]
+        column = 1
+        if lasti >= 0 and lasti // 2 < len(columns):
+            column = columns[lasti // 2]
+        loc = locs[key] = Loc(code.co_filename, key[1], column, code.co_name)
+    return loc
+
+
+def _subprogram(code) -> Subprogram:
+    """The debug subprogram of a helper function: its file, its first line (a decorator's,
+    when it has one, as Python numbers it), its name and a linkage name unique to it."""
+    entry = _code_entry(code)
+    found = entry[2].get("subprogram")
+    if found is None:
+        folder, base = os.path.split(code.co_filename)
+        file = DIFile(base, folder)
+        line = code.co_firstlineno
+        qualname = getattr(code, "co_qualname", code.co_name)
+        found = Subprogram(file, line, code.co_name, f"{qualname}@{base}:{line}", file, line)
+        entry[2]["subprogram"] = found
+    return found
+
+
+def _called(loc: Loc, code, caller: Loc) -> Loc:
+    """``loc``, in helper ``code``, called at ``caller`` (memoised per pair)."""
+    memo = _code_entry(code)[2]
+    key = ("called", loc, caller)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = attrs.evolve(loc, scope=_subprogram(code), caller=caller)
+    return found
+
+
 def user_loc(skip: int = 1) -> Optional[Loc]:
-    """The location of the innermost frame that is not tileir's own code."""
+    """The location of the innermost frame that is not tileir's own code.
+
+    When that frame is a helper function the kernel body called (the user frames right
+    outside it, up to the first of tileir's own, are the calls that led there), the Loc
+    lies in the helper's own :class:`~tileir.ir.module.Subprogram` and its ``caller`` is
+    the call's location, so the debug section can say where a helper was called from;
+    the body's own frame (the outermost of them) keeps the entry's scope (``None``).
+    """
     frame: Optional[FrameType] = sys._getframe(skip)
     is_user = _IS_USER
     while frame is not None:
@@ -84,15 +139,21 @@ def user_loc(skip: int = 1) -> Optional[Loc]:
         if user is None:
             user = _classify(code.co_filename)
         if user:
-            _code, columns, locs = _code_entry(code)
-            key = (frame.f_lasti, frame.f_lineno)
-            loc = locs.get(key)
-            if loc is None:
-                lasti = key[0]
-                column = 1
-                if lasti >= 0 and lasti // 2 < len(columns):
-                    column = columns[lasti // 2]
-                loc = locs[key] = Loc(code.co_filename, key[1], column, code.co_name)
-            return loc
+            break
         frame = frame.f_back
-    return None
+    if frame is None:
+        return None
+    chain = [frame]
+    outer = frame.f_back
+    while outer is not None:
+        user = is_user.get(outer.f_code.co_filename)
+        if user is None:
+            user = _classify(outer.f_code.co_filename)
+        if not user:
+            break
+        chain.append(outer)
+        outer = outer.f_back
+    loc = _frame_loc(chain[-1])  # the body: in the entry's own subprogram
+    for inner in reversed(chain[:-1]):
+        loc = _called(_frame_loc(inner), inner.f_code, loc)
+    return loc

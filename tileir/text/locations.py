@@ -17,7 +17,10 @@ convention tileir's encoder writes (tileir/encode/debuginfo.py):
   name; the function itself is located at the anchor;
 * an op with a ``loc`` gets ``di_loc<loc("file":line:col) in #di_subprogram>``;
   every other op, a function with no location at all, and every global get
-  ``loc(unknown)``.
+  ``loc(unknown)``;
+* a ``loc`` that keeps its own scope (a decoded file's subprograms, a helper's) is a
+  ``di_loc`` in that scope, and one with a ``caller`` is ``callsite(#callee at
+  #caller)``, as the encoder writes them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import os
 import re
 from typing import Optional
 
-from tileir.ir.module import Function, Loc, walk
+from tileir.ir.module import DIFile, Function, LexicalBlock, Loc, Scope, walk
 from tileir.text.attr_text import string_text
 
 __all__ = ["LocTable", "UNKNOWN"]
@@ -49,6 +52,32 @@ def _subprogram(anchor: Optional[Loc], name: str):
     return ("di_subprogram", file_attr, anchor.line, name, name, cu, anchor.line)
 
 
+def _file_attr(f: DIFile) -> tuple:
+    return ("di_file", f.name, f.directory)
+
+
+def _scope_attr(scope: Scope) -> tuple:
+    """The debug attribute of a subprogram or lexical block the decoder kept."""
+    if isinstance(scope, LexicalBlock):
+        return (
+            "di_lexical_block",
+            _scope_attr(scope.scope),
+            _file_attr(scope.file),
+            scope.line,
+            scope.column,
+        )
+    cu = ("di_compile_unit", _file_attr(scope.unit))
+    return (
+        "di_subprogram",
+        _file_attr(scope.file),
+        scope.line,
+        scope.name,
+        scope.linkage,
+        cu,
+        scope.scope_line,
+    )
+
+
 def _children(attr) -> tuple:
     kind = attr[0]
     if kind == "di_loc":
@@ -57,18 +86,35 @@ def _children(attr) -> tuple:
         return (attr[1], attr[5])
     if kind == "di_compile_unit":
         return (attr[1],)
+    if kind == "callsite":  # the callee is met before the caller
+        return (attr[1], attr[2])
+    if kind == "di_lexical_block":
+        return (attr[1], attr[2])
     return ()
 
 
-# (alias name, nesting depth) per kind of debug attribute
+#: the alias name of each kind of debug attribute; MLIR lists aliases by nesting depth
+#: (0 for one that refers to no other, else one more than the deepest it refers to), then
+#: by name, then in the order the printer first met them
 _ALIAS = {
-    "raw": ("loc", 0),
-    "unknown": ("loc", 0),
-    "di_file": ("di_file", 0),
-    "di_compile_unit": ("di_compile_unit", 1),
-    "di_subprogram": ("di_subprogram", 2),
-    "di_loc": ("loc", 3),
+    "raw": "loc",
+    "unknown": "loc",
+    "di_file": "di_file",
+    "di_compile_unit": "di_compile_unit",
+    "di_subprogram": "di_subprogram",
+    "di_lexical_block": "di_lexical_block",
+    "di_loc": "loc",
+    "callsite": "loc",
 }
+
+
+def _depth(attr, memo: dict) -> int:
+    found = memo.get(attr)
+    if found is None:
+        children = _children(attr)
+        found = 1 + max(_depth(c, memo) for c in children) if children else 0
+        memo[attr] = found
+    return found
 
 
 class LocTable:
@@ -86,10 +132,16 @@ class LocTable:
         return self.attr_of(anchor)
 
     def attr_of(self, loc: Optional[Loc]):
-        """The debug attribute tileir's convention gives ``loc`` in the current function."""
+        """The debug attribute of ``loc`` in the current function: a ``di_loc`` in its own
+        scope (the function's subprogram when it names none), inside a ``callsite`` per
+        caller."""
         if loc is None or self._subprogram is None:
             return UNKNOWN
-        return ("di_loc", ("raw", loc.file, loc.line, loc.column), self._subprogram)
+        scope = self._subprogram if loc.scope is None else _scope_attr(loc.scope)
+        here = ("di_loc", ("raw", loc.file, loc.line, loc.column), scope)
+        if loc.caller is None:
+            return here
+        return ("callsite", here, self.attr_of(loc.caller))
 
     def mark(self, attr) -> str:
         """Meet ``attr`` now; answers a placeholder :meth:`finish` turns into ``loc(#locN)``."""
@@ -106,11 +158,12 @@ class LocTable:
 
     def finish(self, text: str) -> str:
         """``text`` with placeholders replaced, and the alias lines appended."""
-        ranked = sorted(self._seen, key=lambda a: (_ALIAS[a[0]][1], _ALIAS[a[0]][0]))
+        memo: dict = {}
+        ranked = sorted(self._seen, key=lambda a: (_depth(a, memo), _ALIAS[a[0]]))
         counts: dict[str, int] = {}
         names: dict[tuple, str] = {}
         for attr in ranked:
-            base = _ALIAS[attr[0]][0]
+            base = _ALIAS[attr[0]]
             n = counts.get(base, 0)
             counts[base] = n + 1
             names[attr] = f"#{base}{n if n else ''}"
@@ -138,4 +191,12 @@ class LocTable:
                 f"name = {string_text(name)}, linkageName = {string_text(linkage)}, "
                 f"compileUnit = {names[cu]}, scopeLine = {scope_line}>"
             )
+        if kind == "di_lexical_block":
+            _, scope, file_attr, line, column = attr
+            return (
+                f"#cuda_tile.di_lexical_block<scope = {names[scope]}, file = "
+                f"{names[file_attr]}, line = {line}, column = {column}>"
+            )
+        if kind == "callsite":
+            return f"loc(callsite({names[attr[1]]} at {names[attr[2]]}))"
         return f"#cuda_tile.di_loc<{names[attr[1]]} in {names[attr[2]]}>"
