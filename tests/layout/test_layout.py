@@ -23,7 +23,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("broadcast",),
     ("record",),
     ("ops", "lower", "host", "text", "verify", "encode"),
+    ("lib",),  # pure tile functions over the ops
     ("kernel",),
+    ("compose",),  # kernel combinators and transforms over recorded kernels
     ("__init__",),
     ("fake",),
     ("real",),

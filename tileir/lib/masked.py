@@ -1,0 +1,95 @@
+"""Reductions that honour a tile's valid lanes (:func:`tileir.ops.valid`).
+
+A cell at the end of a ragged extent reads padding past it; these reductions leave those
+lanes out (a sum adds 0 there, a max takes -inf), and the mean and variance divide by the
+number of valid lanes, so the answer does not depend on the padding the marker names.  Over
+a tile with no ragged dimension they are the plain reductions (and record nothing more).
+
+>>> import numpy as np
+>>> from tileir import F32, In, Out, cells, load_cell, store_cell, trace
+>>> from tileir.fake import FakeDevice
+>>> def row_mean(x, out):
+...     t = yield load_cell(x)                   # rows of 5 in cells of 8, padded with nan
+...     yield store_cell(out, t - mean(t, keepdims=True))
+>>> g = cells([2, 5], [2, 8], pad="nan")
+>>> k = trace("row_mean", row_mean, In(F32, g), Out(F32, cells([2, 5], [2, 8])))
+>>> xs = np.arange(10, dtype=np.float32)
+>>> _, out = FakeDevice(mode="interpret").run(k, xs, np.zeros(10, np.float32))
+>>> out.reshape(2, 5)[1].tolist()
+[-2.0, -1.0, 0.0, 1.0, 2.0]
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tileir.ops import constant, reduce_max, reduce_sum, valid_along, where
+from tileir.record.tile import Tile, as_tile, reduce_dim, refuse
+from tileir.types import Format
+
+__all__ = ["masked_sum", "masked_max", "count", "mean", "var", "float_tile"]
+
+
+def float_tile(t: object, op: str) -> Tile:
+    """``t`` as a float tile, or a refusal naming the op and the value."""
+    t = as_tile(t, None, op)
+    if not isinstance(t.format, Format) or not t.format.is_float:
+        raise refuse(op, f"{op} takes a float tile, got {t.type}; convert it with .to(F32)")
+    return t
+
+
+def masked_sum(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
+    """The sum of ``t``'s valid lanes along ``dim``."""
+    d = reduce_dim(t, dim, "reduce_sum")
+    mask = valid_along(t, d)
+    if mask is not None:
+        t = where(mask, t, 0.0 if t.format.is_float else 0)
+    return reduce_sum(t, d, keepdims)
+
+
+def masked_max(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
+    """The largest of ``t``'s valid lanes along ``dim`` (a float tile)."""
+    t = float_tile(t, "reduce_max")
+    d = reduce_dim(t, dim, "reduce_max")
+    mask = valid_along(t, d)
+    if mask is not None:
+        t = where(mask, t, float("-inf"))
+    return reduce_max(t, d, keepdims)
+
+
+def count(t: Tile, dim: int = -1, keepdims: bool = False) -> Optional[Tile]:
+    """How many lanes of ``t`` along ``dim`` are valid, as a tile of ``t``'s float format
+    (shaped as the reduction over ``dim``), or None when all of them are."""
+    d = reduce_dim(t, dim, "count")
+    mask = valid_along(t, d)
+    if mask is None:
+        return None
+    ones = where(mask, constant(1.0, t.format), 0.0)
+    n = reduce_sum(ones, d, True)
+    if keepdims:
+        return n
+    return n.reshape(tuple(x for i, x in enumerate(n.shape) if i != d))
+
+
+def _per_lane(total: Tile, t: Tile, d: int, keepdims: bool) -> Tile:
+    n = count(t, d, keepdims)
+    if n is None:
+        return total * (1.0 / t.shape[d])
+    if n.shape != total.shape:
+        n = n.broadcast_to(total.shape) if n.rank == total.rank else n
+    return total / n
+
+
+def mean(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
+    """The mean of ``t``'s valid lanes along ``dim`` (a float tile)."""
+    t = float_tile(t, "mean")
+    d = reduce_dim(t, dim, "mean")
+    return _per_lane(masked_sum(t, d, keepdims), t, d, keepdims)
+
+
+def var(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
+    """The variance (numpy's, ``ddof=0``) of ``t``'s valid lanes along ``dim``."""
+    t = float_tile(t, "var")
+    d = reduce_dim(t, dim, "var")
+    centred = t - mean(t, d, keepdims=True)
+    return mean(centred * centred, d, keepdims)
