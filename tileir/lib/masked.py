@@ -27,7 +27,15 @@ from tileir.ops import constant, reduce_max, reduce_sum, valid_along, where
 from tileir.record.tile import Tile, as_tile, reduce_dim, refuse
 from tileir.types import Format
 
-__all__ = ["masked_sum", "masked_max", "count", "mean", "var", "float_tile"]
+__all__ = ["masked_sum", "masked_max", "count", "mean", "var", "float_tile", "fmt_of"]
+
+
+def fmt_of(t: Tile) -> Format:
+    """``t``'s element format (a number format: the lib's functions take no pointer tiles)."""
+    fmt = t.format
+    if not isinstance(fmt, Format):
+        raise refuse("lib", f"{t.type} holds pointers, and the lib's functions take numbers")
+    return fmt
 
 
 def float_tile(t: object, op: str) -> Tile:
@@ -43,7 +51,7 @@ def masked_sum(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
     d = reduce_dim(t, dim, "reduce_sum")
     mask = valid_along(t, d)
     if mask is not None:
-        t = where(mask, t, 0.0 if t.format.is_float else 0)
+        t = where(mask, t, 0.0 if fmt_of(t).is_float else 0)
     return reduce_sum(t, d, keepdims)
 
 
@@ -64,7 +72,7 @@ def count(t: Tile, dim: int = -1, keepdims: bool = False) -> Optional[Tile]:
     mask = valid_along(t, d)
     if mask is None:
         return None
-    ones = where(mask, constant(1.0, t.format), 0.0)
+    ones = where(mask, constant(1.0, fmt_of(t)), 0.0)
     n = reduce_sum(ones, d, True)
     if keepdims:
         return n

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from tileir.lib.masked import count, float_tile, masked_max, masked_sum, mean
+from tileir.lib.masked import count, float_tile, fmt_of, masked_max, masked_sum, mean
 from tileir.ops import exp, log, rsqrt, valid_along, where
 from tileir.record.tile import Tile, TileLike, reduce_dim
 from tileir.types import BF16, F16, F32, Format
@@ -40,16 +40,15 @@ def compute_format(fmt: Format, acc: Optional[Format] = None) -> Format:
     return F32 if fmt in (F16, BF16) else fmt
 
 
-def in_format(
-    t: TileLike, acc: Optional[Format], op: str, fn: Callable[[Tile], Tile]
-) -> Tile:
+def in_format(t: TileLike, acc: Optional[Format], op: str, fn: Callable[[Tile], Tile]) -> Tile:
     """``fn`` applied to ``t`` converted to the compute format, the result converted back to
     ``t``'s format (no conversion when the two agree)."""
     x = float_tile(t, op)
-    comp = compute_format(x.format, acc)
-    if comp == x.format:
+    fmt = fmt_of(x)
+    comp = compute_format(fmt, acc)
+    if comp == fmt:
         return fn(x)
-    return fn(x.to(comp)).to(x.format)
+    return fn(x.to(comp)).to(fmt)
 
 
 def softmax(t: TileLike, dim: int = -1, acc: Optional[Format] = None) -> Tile:
@@ -137,5 +136,5 @@ def _affine(y: Tile, gamma: Optional[TileLike], beta: Optional[TileLike]) -> Til
 
 def _like(w: TileLike, y: Tile) -> TileLike:
     if isinstance(w, Tile) and w.format != y.format:
-        return w.to(y.format)
+        return w.to(fmt_of(y))
     return w

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from tileir.lib.masked import masked_max, masked_sum
+from tileir.lib.masked import fmt_of, masked_max, masked_sum
 from tileir.ops import exp, full, maximum, mma, valid_along, where
 from tileir.record.tile import Tile, refuse, shape_tuple
 from tileir.types import Format
@@ -60,7 +60,7 @@ def _state(state: object) -> State:
             "online_softmax.step",
             f"the state is the tuple (max, sum, accumulator) that init made, got {state!r}",
         )
-    return state  # type: ignore[return-value]
+    return state
 
 
 def step(state: State, scores: Tile, values: Tile) -> State:
@@ -84,7 +84,7 @@ def step(state: State, scores: Tile, values: Tile) -> State:
     p = exp(scores - m_new)
     alpha = exp(m - m_new)
     l = l * alpha + masked_sum(p, 1, keepdims=True)
-    acc = mma(p.to(values.format), values, acc * alpha)
+    acc = mma(p.to(fmt_of(values)), values, acc * alpha)
     return m_new, l, acc
 
 

@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 from tileir.ops.shape import broadcast, iota, reshape
 from tileir.record.markers import DYN_DIM, Cells, Param
 from tileir.record.source import user_loc
-from tileir.record.tile import Tile, constant, refuse
+from tileir.record.tile import Tile, compare, constant, refuse
 from tileir.types import I1, I32, TileType
 
 __all__ = ["valid", "valid_along", "lanes_of", "cell_lanes", "Bound"]
@@ -74,7 +74,7 @@ def cell_lanes(p: Param, cells_: Cells, index: Sequence[Tile]) -> tuple[Bound, .
                 user_loc(),
             )
         else:
-            limit = constant(int(ext), I32)
+            limit = constant(int(ext), I32)  # type: ignore[arg-type]  # not DYN_DIM: an int
         out.append((d, start, limit))
     return tuple(out)
 
@@ -87,9 +87,8 @@ def lanes_of(t: Tile) -> tuple[Bound, ...]:
 
 def _lanes(t: Tile, memo: dict[int, tuple[Bound, ...]]) -> tuple[Bound, ...]:
     key = id(t)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
+    if key in memo:
+        return memo[key]
     memo[key] = out = _derive(t, memo)
     return out
 
@@ -157,7 +156,7 @@ def _along(shape: tuple[int, ...], bound: Bound) -> Tile:
     lane = iota(shape[d])
     if len(shape) > 1:
         lane = reshape(lane, tuple(n if e == d else 1 for e, n in enumerate(shape)))
-    return (lane + start) < limit
+    return compare("less_than", lane + start, limit)
 
 
 def valid_along(t: Tile, dim: int) -> Optional[Tile]:
@@ -190,4 +189,3 @@ def valid(t: Tile) -> Tile:
     if mask.shape != t.shape:
         mask = broadcast(mask, t.shape)
     return mask
-
