@@ -1,7 +1,8 @@
 """Helpers with effects, beside the pure functions: call them with ``yield from``.
 
 ``matmul_k`` is the K loop of a matrix product over two parameters whose K dimension is a
-FREE_AXIS; ``reduce_rows`` folds a row reduction over the FREE_AXIS cells of a row.  Each
+FREE_AXIS; ``reduce_rows`` folds a row reduction over the FREE_AXIS cells of a row.  ``steps`` (a number of cells) may be a tile, as
+``cells_along(x, 1)`` for a DYN_DIM extent.  Each
 returns its result tile (the ``yield from`` answers it).
 
 >>> import numpy as np
@@ -21,7 +22,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Optional
+from typing import Any, Callable, Generator, Optional, Union
 
 from tileir.lib.masked import masked_sum
 from tileir.ops import for_range, load_at, mma, zeros
@@ -34,7 +35,9 @@ __all__ = ["matmul_k", "reduce_rows"]
 Helper = Generator[Any, Any, Tile]
 
 
-def matmul_k(a: Param, b: Param, out: Param, steps: int, acc: Optional[Format] = None) -> Helper:
+def matmul_k(
+    a: Param, b: Param, out: Param, steps: Union[int, Tile], acc: Optional[Format] = None
+) -> Helper:
     """``sum over k < steps of a[:, k] @ b[k, :]``: one ``load_at`` of each per trip, into a
     zero accumulator of ``out``'s cell in ``acc`` (``out``'s format by default)."""
     if not isinstance(out, Param) or out.cells is None:
@@ -52,7 +55,7 @@ def matmul_k(a: Param, b: Param, out: Param, steps: int, acc: Optional[Format] =
 
 def reduce_rows(
     x: Param,
-    steps: int,
+    steps: Union[int, Tile],
     combine: Callable[[Tile, Tile], Tile] = lambda total, t: total + masked_sum(t, -1, True),
     acc: Optional[Format] = None,
 ) -> Helper:
