@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from tileir.ops import constant, reduce_max, reduce_sum, valid_along, where
+from tileir.ops import maximum, minimum, reduce_max, reduce_sum, valid_along, where
+from tileir.ops.lanes import lanes_of
 from tileir.record.tile import Tile, as_tile, reduce_dim, refuse
 from tileir.types import Format
 
@@ -65,26 +66,27 @@ def masked_max(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
     return reduce_max(t, d, keepdims)
 
 
-def count(t: Tile, dim: int = -1, keepdims: bool = False) -> Optional[Tile]:
-    """How many lanes of ``t`` along ``dim`` are valid, as a tile of ``t``'s float format
-    (shaped as the reduction over ``dim``), or None when all of them are."""
+def count(t: Tile, dim: int = -1) -> Optional[Tile]:
+    """How many lanes of ``t`` along ``dim`` are valid in this block, as a rank-0 tile of
+    ``t``'s format (it widens to any shape), or None when all of them are: per ragged bound,
+    ``limit - start`` clamped to ``[0, length]``, a few scalar ops and no reduction."""
     d = reduce_dim(t, dim, "count")
-    mask = valid_along(t, d)
-    if mask is None:
+    n = t.shape[d]
+    lanes: Optional[Tile] = None
+    for bd, start, limit in lanes_of(t):
+        if bd != d:
+            continue
+        here = minimum(maximum(limit - start, 0), n)
+        lanes = here if lanes is None else minimum(lanes, here)
+    if lanes is None:
         return None
-    ones = where(mask, constant(1.0, fmt_of(t)), 0.0)
-    n = reduce_sum(ones, d, True)
-    if keepdims:
-        return n
-    return n.reshape(tuple(x for i, x in enumerate(n.shape) if i != d))
+    return lanes.to(fmt_of(t))
 
 
-def _per_lane(total: Tile, t: Tile, d: int, keepdims: bool) -> Tile:
-    n = count(t, d, keepdims)
+def _per_lane(total: Tile, t: Tile, d: int) -> Tile:
+    n = count(t, d)
     if n is None:
         return total * (1.0 / t.shape[d])
-    if n.shape != total.shape:
-        n = n.broadcast_to(total.shape) if n.rank == total.rank else n
     return total / n
 
 
@@ -92,12 +94,12 @@ def mean(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
     """The mean of ``t``'s valid lanes along ``dim`` (a float tile)."""
     t = float_tile(t, "mean")
     d = reduce_dim(t, dim, "mean")
-    return _per_lane(masked_sum(t, d, keepdims), t, d, keepdims)
+    return _per_lane(masked_sum(t, d, keepdims), t, d)
 
 
 def var(t: Tile, dim: int = -1, keepdims: bool = False) -> Tile:
     """The variance (numpy's, ``ddof=0``) of ``t``'s valid lanes along ``dim``."""
     t = float_tile(t, "var")
     d = reduce_dim(t, dim, "var")
-    centred = t - mean(t, d, keepdims=True)
+    centred = t - mean(t, d, keepdims=t.rank > 1)
     return mean(centred * centred, d, keepdims)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from tileir.lib.masked import count, float_tile, fmt_of, masked_max, masked_sum, mean
-from tileir.ops import exp, log, rsqrt, valid_along, where
+from tileir.lib.masked import count, float_tile, fmt_of, masked_sum, mean
+from tileir.ops import exp, log, reduce_max, rsqrt, valid_along, where
 from tileir.record.tile import Tile, TileLike, reduce_dim
 from tileir.types import BF16, F16, F32, Format
 
@@ -58,7 +58,7 @@ def softmax(t: TileLike, dim: int = -1, acc: Optional[Format] = None) -> Tile:
     def fn(x: Tile) -> Tile:
         d = reduce_dim(x, dim, "softmax")
         e = exp(_shifted(x, d))
-        return e / masked_sum(e, d, keepdims=True)
+        return e / masked_sum(e, d, keepdims=_keep(x))
 
     return in_format(t, acc, "softmax", fn)
 
@@ -69,9 +69,15 @@ def log_softmax(t: TileLike, dim: int = -1, acc: Optional[Format] = None) -> Til
     def fn(x: Tile) -> Tile:
         d = reduce_dim(x, dim, "log_softmax")
         s = _shifted(x, d)
-        return s - log(masked_sum(exp(s), d, keepdims=True))
+        return s - log(masked_sum(exp(s), d, keepdims=_keep(x)))
 
     return in_format(t, acc, "log_softmax", fn)
+
+
+def _keep(x: Tile) -> bool:
+    """Whether a reduction of ``x`` keeps its dimension: for a matrix, so the result widens
+    back along the reduced dimension; a vector's reduction is rank 0, which widens anyway."""
+    return x.rank > 1
 
 
 def _shifted(x: Tile, d: int) -> Tile:
@@ -79,8 +85,8 @@ def _shifted(x: Tile, d: int) -> Tile:
     ``exp`` gives 0 there)."""
     mask = valid_along(x, d)
     if mask is not None:
-        x = where(mask, x, float("-inf"))
-    return x - masked_max(x, d, keepdims=True)
+        x = where(mask, x, float("-inf"))  # so the plain max below is the valid lanes' max
+    return x - reduce_max(x, d, _keep(x))
 
 
 def layer_norm(
@@ -97,12 +103,12 @@ def layer_norm(
 
     def fn(x: Tile) -> Tile:
         d = reduce_dim(x, dim, "layer_norm")
-        n = count(x, d, keepdims=True)
-        centred = x - mean(x, d, keepdims=True)
+        n = count(x, d)
+        centred = x - mean(x, d, keepdims=_keep(x))
         if n is None:
-            v = masked_sum(centred * centred, d, keepdims=True) * (1.0 / x.shape[d])
+            v = masked_sum(centred * centred, d, keepdims=_keep(x)) * (1.0 / x.shape[d])
         else:
-            v = masked_sum(centred * centred, d, keepdims=True) / n
+            v = masked_sum(centred * centred, d, keepdims=_keep(x)) / n
         y = centred * rsqrt(v + eps)
         return _affine(y, gamma, beta)
 
@@ -120,7 +126,7 @@ def rms_norm(
 
     def fn(x: Tile) -> Tile:
         d = reduce_dim(x, dim, "rms_norm")
-        ms = mean(x * x, d, keepdims=True)
+        ms = mean(x * x, d, keepdims=_keep(x))
         return _affine(x * rsqrt(ms + eps), gamma, None)
 
     return in_format(t, acc, "rms_norm", fn)
