@@ -4,8 +4,6 @@ vadd, vadd over a tail (1000 elements in cells of 128), softmax with neg_inf
 padding, matmul with a K loop, row softmax with keepdims, transpose through
 Shared, a histogram with atomics through Shared, and flash attention forward
 (the chapter's example kernels, as Dawn's tileir shows them; README.md lists them).
-Row softmax and flash attention use tileir.lib; the one-cell softmax stays written out,
-the chapter's example of what the padding decides (its lane past the extent reads -inf).
 """
 
 from __future__ import annotations
@@ -25,10 +23,12 @@ from tileir import (
     cells,
     exp,
     for_range,
+    full,
     iota,
     lib,
     load_at,
     load_cell,
+    maximum,
     mma,
     reduce_max,
     reduce_sum,
@@ -178,7 +178,7 @@ register(
 
 
 def row_softmax(x, out):
-    """Each block turns 32 rows of 64 scores into a softmax per row."""
+    """Each block turns 32 rows of 64 scores into a softmax per row (tileir.lib's)."""
     s = yield load_cell(x)  # [32, 64]
     yield store_cell(out, lib.softmax(s))  # keepdims reductions: [32, 1], widened to [32, 64]
 
@@ -294,16 +294,22 @@ def flash_attn(q, k, v, o, scale):
     at a time with a running maximum and sum (three carried values).  Sizes and format
     come from the markers (the chapter: 32 queries a block, keys in blocks of 32, f64)."""
     tq = yield load_cell(q)
+    m0 = full([tq.shape[0], 1], -np.inf, o.format)
+    l0 = full([tq.shape[0], 1], 0.0, o.format)
 
-    def step(j, *state):
+    def step(j, m, l, acc):
         tk = yield load_at(k, [j])
         s = mma(tq, tk.transpose(), 0.0) * scalar(scale)
+        m_new = maximum(m, reduce_max(s, keepdims=True))
+        p = exp(s - m_new)
+        alpha = exp(m - m_new)
+        l = l * alpha + reduce_sum(p, keepdims=True)
         tv = yield load_at(v, [j])
-        return lib.online_softmax.step(state, s, tv)
+        acc = mma(p, tv, acc * alpha)
+        return m_new, l, acc
 
-    init = lib.online_softmax.init(o.cells.tile, o.format)
-    state = yield for_range(0, k.cells.counts[0], step, init=init)
-    yield store_cell(o, lib.online_softmax.finish(state))
+    m, l, acc = yield for_range(0, k.cells.counts[0], step, init=(m0, l0, zeros(o)))
+    yield store_cell(o, acc / l)
 
 
 def _flash_build():
