@@ -16,10 +16,13 @@ from tileir import (
     Scalar,
     cells,
     exp,
+    extract,
+    for_range,
     load,
     load_cell,
     scalar,
     store_cell,
+    store_sub,
     trace,
 )
 from tileir.compose import elementwise, fuse, retile, rowwise, specialize
@@ -175,6 +178,31 @@ def test_fuse_refuses_an_out_read_back_through_the_pointer_path():
         fuse(a, _square())
 
 
+def test_fuse_refuses_an_out_written_in_pieces_or_inside_a_loop():
+    def pieces(x, out):
+        t = yield load_cell(x)
+        yield store_sub(out, extract(t, [0], [64]), [0])
+        yield store_sub(out, extract(t, [1], [64]), [1])
+
+    a = trace("pieces", pieces, In(F32, G), Out(F32, G))
+    with pytest.raises(RecordingError, match="'pieces' writes a piece of its Out"):
+        fuse(a, _square())
+
+    def in_a_loop(x, out):
+        t = yield load_cell(x)
+
+        def trip(k, acc):
+            yield store_cell(out, acc)
+            return acc + t
+
+        total = yield for_range(0, 2, trip, init=t)
+        del total
+
+    b = trace("in_a_loop", in_a_loop, In(F32, G), Out(F32, G))
+    with pytest.raises(RecordingError, match="'in_a_loop' writes its Out .* other than by one"):
+        fuse(b, _square())
+
+
 def test_fuse_refuses_an_into_past_the_seconds_ins():
     with pytest.raises(RecordingError, match=r"into=3: the second kernel 'square' has 1 In"):
         fuse(_add(), _square(), into=3)
@@ -263,6 +291,17 @@ def test_retile_refuses_cells_that_would_disagree_naming_them():
     assert "x: In(f32, cells([1000], [128]))" in msg
     with pytest.raises(RecordingError, match="powers of two"):
         retile(_add(), x=[100], y=[100], out=[100])
+
+
+def test_specialize_and_retile_of_equal_kernels_are_equal_and_mutate_nothing():
+    k = _scale()
+    before = (k.program, k.bytecode(), k.markers)
+    s1, s2 = specialize(k, a=0.5), specialize(_scale(), a=0.5)
+    assert s1.program == s2.program and s1.bytecode() == s2.bytecode()
+    r1, r2 = retile(k, x=[64], out=[64]), retile(_scale(), x=[64], out=[64])
+    assert r1 == r2 and r1.bytecode() == r2.bytecode()
+    assert (k.program, k.bytecode(), k.markers) == before
+    assert specialize(k, a=0.25).program != s1.program  # the value is in the Program
 
 
 def test_transforms_compose():

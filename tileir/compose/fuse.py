@@ -215,6 +215,13 @@ class _Plan:
                         self.name,
                         f"{self.first.name!r} stores its Out twice; fuse takes one store_cell",
                     )
+                view = getattr(effect.template, "view", None)
+                if not isinstance(view, Cells) or view.tile != cells.tile:
+                    raise _refusal(
+                        self.name,
+                        f"{self.first.name!r} writes a piece of its Out ({view!r}, store_sub); "
+                        f"fuse takes the whole cell, written by one store_cell",
+                    )
                 stored = effect.template.value
                 value = None
                 continue
