@@ -34,8 +34,8 @@ from tileir.lib import gelu, layer_norm, log_softmax, mean, rms_norm, silu, soft
 from tileir.types import PADDING_VALUES
 
 DEV = FakeDevice(mode="interpret")
-#: these run two or three kernels an example: a third of the profile's examples (at least 10)
-HEAVY = settings(max_examples=max(10, settings.default.max_examples // 3))
+#: these run two or three kernels an example: a quarter of the profile's examples (at least 8)
+HEAVY = settings(max_examples=max(8, settings.default.max_examples // 4))
 
 # ----------------------------------------------------------------------------- drawn functions
 

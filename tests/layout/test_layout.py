@@ -196,6 +196,8 @@ def test_few_loose_modules_at_the_package_root():
         "tileir.broadcast",
         "tileir.encode",
         "tileir.real",
+        "tileir.lib",
+        "tileir.compose",
     ],
 )
 def test_public_imports_keep_working(name):
