@@ -11,6 +11,7 @@ from tileir import (
     F32,
     I32,
     In,
+    Kernel,
     Out,
     RecordingError,
     Scalar,
@@ -201,6 +202,16 @@ def test_fuse_refuses_an_out_written_in_pieces_or_inside_a_loop():
     b = trace("in_a_loop", in_a_loop, In(F32, G), Out(F32, G))
     with pytest.raises(RecordingError, match="'in_a_loop' writes its Out .* other than by one"):
         fuse(b, _square())
+
+
+def test_transforms_refuse_what_is_no_recorded_kernel():
+    with pytest.raises(RecordingError, match="fuse takes a Kernel, got str"):
+        fuse("add", _square())
+    k = _add()
+    bare = Kernel(k.program, k.module)  # as a decoded or hand-built kernel would be
+    with pytest.raises(RecordingError, match="'add' was not recorded by trace .* retile"):
+        retile(bare, x=[256])
+    assert bare == k  # the recipe is outside equality
 
 
 def test_fuse_refuses_an_into_past_the_seconds_ins():

@@ -75,6 +75,7 @@ def test_a_ragged_cell_knows_its_lanes_and_arithmetic_carries_them():
         seen["reduced"] = lanes_of(t.sum(dim=1, keepdims=True))
         seen["rows"] = lanes_of(t.sum(dim=0, keepdims=True))
         seen["T"] = lanes_of(t.T)
+        seen["same"] = t.valid == valid(t) and (t * 3.0).valid == valid(t)
         yield store_cell(out, t)
 
     g = cells([6, 100], [8, 128])
@@ -84,6 +85,7 @@ def test_a_ragged_cell_knows_its_lanes_and_arithmetic_carries_them():
     assert [b[0] for b in seen["reduced"]] == [0]  # the reduced dimension is dropped
     assert [b[0] for b in seen["rows"]] == [1]
     assert [b[0] for b in seen["T"]] == [1, 0]  # permuted with the dimensions
+    assert seen["same"]
 
 
 def test_tiles_from_two_reads_carry_the_intersection_of_their_lanes():
