@@ -143,6 +143,7 @@ from tileir.ops import (
     together,
     transpose,
     unpack,
+    valid,
     where,
     zeros,
 )
@@ -312,6 +313,7 @@ __all__ = [
     "together",
     "transpose",
     "unpack",
+    "valid",
     "where",
     "zeros",
     "Kernel",

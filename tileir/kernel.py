@@ -45,7 +45,7 @@ from tileir.record.source import user_loc
 from tileir.record.writes import written_params
 from tileir.text import render as text_render
 
-__all__ = ["Kernel", "trace"]
+__all__ = ["Kernel", "Recipe", "trace", "record", "lower_program"]
 
 
 @frozen
@@ -64,6 +64,9 @@ class Kernel:
     #: how close the interpreter must come to ``reference``: a Tolerance, None for bit-exact,
     #: or PER_FORMAT for the fake device's default for the buffer's format
     tolerance: KernelTolerance = field(default=PER_FORMAT, eq=False, repr=False)
+    #: what it was recorded from, as values (outside equality): the body, the markers and the
+    #: trace's options, so the transforms of :mod:`tileir.compose` can record it again
+    recipe: Optional["Recipe"] = field(default=None, eq=False, repr=False)
 
     def with_reference(
         self,
@@ -88,7 +91,17 @@ class Kernel:
         >>> float(out[-1])
         198.0
         """
-        return Kernel(self.program, self.module, reference, tolerance)
+        return Kernel(self.program, self.module, reference, tolerance, self.recipe)
+
+    @property
+    def body(self) -> Optional[Callable[..., Any]]:
+        """The body this kernel was recorded from (None for a kernel built otherwise)."""
+        return self.recipe.body if self.recipe is not None else None
+
+    @property
+    def markers(self) -> Optional[tuple[Marker, ...]]:
+        """The markers this kernel was recorded with (None for a kernel built otherwise)."""
+        return self.recipe.markers if self.recipe is not None else None
 
     @property
     def name(self) -> str:
@@ -124,6 +137,17 @@ class Kernel:
     def bytecode(self, version: VersionLike = None, *, debug_info: bool = False) -> bytes:
         """The kernel as Tile IR bytecode (the lowest version that holds it by default)."""
         return encode(self.module, version, debug_info=debug_info)
+
+
+@frozen
+class Recipe:
+    """What ``trace`` recorded a kernel from: its name, body, markers and options."""
+
+    name: str
+    body: Callable[..., Any]
+    markers: tuple[Marker, ...]
+    hints: Optional[Mapping[str, Any]] = None
+    checked: bool = True
 
 
 def _check_markers(name: str, markers: tuple[Marker, ...]) -> tuple[Param, ...]:
@@ -209,24 +233,36 @@ def trace(
     bounds are proven otherwise: no guards and no counts, and nothing then stops a
     pointer-path access outside its buffer on a GPU.
     """
+    program = record(name, body, *markers, hints=hints, checked=checked)
+    return lower_program(program, Recipe(name, body, tuple(markers), hints, checked))
+
+
+def record(
+    name: str,
+    body: Callable[..., Any],
+    *markers: Marker,
+    hints: Optional[Mapping[str, Any]] = None,
+    checked: bool = True,
+) -> Program:
+    """The Program ``trace`` records, before it is lowered (the refusals are trace's)."""
     params = _check_markers(name, markers)
     if not callable(body):
         raise RecordingError(
             f"the body must be a generator function over the parameters, got {body!r}",
             kernel=name,
             op="trace",
-            where=str(user_loc(2) or ""),
+            where=str(user_loc(3) or ""),
         )
     try:
         grid = grid_of(params)
         check_cells_agree(params, grid)
     except RuleError as err:
-        raise RecordingError(str(err), kernel=name, where=str(user_loc(2) or "")) from None
+        raise RecordingError(str(err), kernel=name, where=str(user_loc(3) or "")) from None
     try:
         entry = entry_hints(hints)
     except RuleError as err:
         raise RecordingError(
-            str(err), kernel=name, op="entry", where=str(user_loc(2) or "")
+            str(err), kernel=name, op="entry", where=str(user_loc(3) or "")
         ) from None
     builder = Builder(name, params)
     try:
@@ -242,11 +278,16 @@ def trace(
             kernel=name,
         )
     _check_outs_written(name, body, params, builder)
-    program = Program(
+    return Program(
         name, params, tuple(builder.instrs), grid, _body_loc(body), entry, bool(checked)
     )
+
+
+def lower_program(program: Program, recipe: Optional[Recipe] = None) -> Kernel:
+    """The Kernel of a recorded ``program``: lowered, and keeping the ``recipe`` it was
+    recorded from."""
     try:
         module = lowering.lower(program)
     except TileIRError as err:
-        raise err.with_context(kernel=name) from None
-    return Kernel(program, module)
+        raise err.with_context(kernel=program.name) from None
+    return Kernel(program, module, recipe=recipe)

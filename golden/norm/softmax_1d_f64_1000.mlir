@@ -5,26 +5,38 @@ entry @softmax_1d_f64_1000(%arg0: tile<ptr<f64>>, %arg1: tile<ptr<f64>>) {
   %5 = make_tensor_view %4, shape = [1000], strides = [1] : tensor_view<1000xf64, strides=[1]>
   %6 = make_partition_view %5 : partition_view<tile=(1024), padding_value = neg_inf, tensor_view<1000xf64, strides=[1]>>
   %7, %8 = load_view_tko weak %6[%1] token = %0 : partition_view<tile=(1024), padding_value = neg_inf, tensor_view<1000xf64, strides=[1]>>, tile<i32> -> tile<1024xf64>, token
-  %9 = reduce %7 dim=0 identities=[0xFFF0000000000000 : f64] : tile<1024xf64> -> tile<f64> 
-  (%10: tile<f64>, %11: tile<f64>) {
-    %12 = maxf %10, %11 : tile<f64>
-    yield %12 : tile<f64>
+  %9 = iota : tile<1024xi32>
+  %10 = constant <i32: 1024> : tile<i32>
+  %11 = muli %1, %10 : tile<i32>
+  %12 = reshape %11 : tile<i32> -> tile<1xi32>
+  %13 = broadcast %12 : tile<1xi32> -> tile<1024xi32>
+  %14 = addi %9, %13 : tile<1024xi32>
+  %15 = constant <i32: 1000> : tile<1024xi32>
+  %16 = cmpi less_than %14, %15, signed : tile<1024xi32> -> tile<1024xi1>
+  %17 = constant <f64: 0xFFF0000000000000> : tile<1024xf64>
+  %18 = select %16, %7, %17 : tile<1024xi1>, tile<1024xf64>
+  %19 = reduce %18 dim=0 identities=[0xFFF0000000000000 : f64] : tile<1024xf64> -> tile<f64> 
+  (%20: tile<f64>, %21: tile<f64>) {
+    %22 = maxf %20, %21 : tile<f64>
+    yield %22 : tile<f64>
   }
-  %13 = reshape %9 : tile<f64> -> tile<1xf64>
-  %14 = broadcast %13 : tile<1xf64> -> tile<1024xf64>
-  %15 = subf %7, %14  : tile<1024xf64>
-  %16 = exp %15  : tile<1024xf64>
-  %17 = reduce %16 dim=0 identities=[0.000000e+00] : tile<1024xf64> -> tile<f64> 
-  (%18: tile<f64>, %19: tile<f64>) {
-    %20 = addf %18, %19  : tile<f64>
-    yield %20 : tile<f64>
+  %23 = reshape %19 : tile<f64> -> tile<1xf64>
+  %24 = broadcast %23 : tile<1xf64> -> tile<1024xf64>
+  %25 = subf %18, %24  : tile<1024xf64>
+  %26 = exp %25  : tile<1024xf64>
+  %27 = constant <f64: 0.000000e+00> : tile<1024xf64>
+  %28 = select %16, %26, %27 : tile<1024xi1>, tile<1024xf64>
+  %29 = reduce %28 dim=0 identities=[0.000000e+00] : tile<1024xf64> -> tile<f64> 
+  (%30: tile<f64>, %31: tile<f64>) {
+    %32 = addf %30, %31  : tile<f64>
+    yield %32 : tile<f64>
   }
-  %21 = reshape %17 : tile<f64> -> tile<1xf64>
-  %22 = broadcast %21 : tile<1xf64> -> tile<1024xf64>
-  %23 = divf %16, %22  : tile<1024xf64>
-  %24 = assume div_by<16>, %arg1 : tile<ptr<f64>>
-  %25 = make_tensor_view %24, shape = [1000], strides = [1] : tensor_view<1000xf64, strides=[1]>
-  %26 = make_partition_view %25 : partition_view<tile=(1024), padding_value = zero, tensor_view<1000xf64, strides=[1]>>
-  %27 = store_view_tko weak %23, %26[%1] token = %8 : tile<1024xf64>, partition_view<tile=(1024), padding_value = zero, tensor_view<1000xf64, strides=[1]>>, tile<i32> -> token
+  %33 = reshape %29 : tile<f64> -> tile<1xf64>
+  %34 = broadcast %33 : tile<1xf64> -> tile<1024xf64>
+  %35 = divf %26, %34  : tile<1024xf64>
+  %36 = assume div_by<16>, %arg1 : tile<ptr<f64>>
+  %37 = make_tensor_view %36, shape = [1000], strides = [1] : tensor_view<1000xf64, strides=[1]>
+  %38 = make_partition_view %37 : partition_view<tile=(1024), padding_value = zero, tensor_view<1000xf64, strides=[1]>>
+  %39 = store_view_tko weak %35, %38[%1] token = %8 : tile<1024xf64>, partition_view<tile=(1024), padding_value = zero, tensor_view<1000xf64, strides=[1]>>, tile<i32> -> token
   return
 }

@@ -5,26 +5,40 @@ entry @softmax_rows_f64_pad(%arg0: tile<ptr<f64>>, %arg1: tile<ptr<f64>>) {
   %5 = make_tensor_view %4, shape = [128, 100], strides = [100, 1] : tensor_view<128x100xf64, strides=[100,1]>
   %6 = make_partition_view %5 : partition_view<tile=(16x128), padding_value = neg_inf, tensor_view<128x100xf64, strides=[100,1]>>
   %7, %8 = load_view_tko weak %6[%1, %2] token = %0 : partition_view<tile=(16x128), padding_value = neg_inf, tensor_view<128x100xf64, strides=[100,1]>>, tile<i32> -> tile<16x128xf64>, token
-  %9 = reduce %7 dim=1 identities=[0xFFF0000000000000 : f64] : tile<16x128xf64> -> tile<16xf64> 
-  (%10: tile<f64>, %11: tile<f64>) {
-    %12 = maxf %10, %11 : tile<f64>
-    yield %12 : tile<f64>
+  %9 = iota : tile<128xi32>
+  %10 = reshape %9 : tile<128xi32> -> tile<1x128xi32>
+  %11 = constant <i32: 128> : tile<i32>
+  %12 = muli %2, %11 : tile<i32>
+  %13 = reshape %12 : tile<i32> -> tile<1x1xi32>
+  %14 = broadcast %13 : tile<1x1xi32> -> tile<1x128xi32>
+  %15 = addi %10, %14 : tile<1x128xi32>
+  %16 = constant <i32: 100> : tile<1x128xi32>
+  %17 = cmpi less_than %15, %16, signed : tile<1x128xi32> -> tile<1x128xi1>
+  %18 = broadcast %17 : tile<1x128xi1> -> tile<16x128xi1>
+  %19 = constant <f64: 0xFFF0000000000000> : tile<16x128xf64>
+  %20 = select %18, %7, %19 : tile<16x128xi1>, tile<16x128xf64>
+  %21 = reduce %20 dim=1 identities=[0xFFF0000000000000 : f64] : tile<16x128xf64> -> tile<16xf64> 
+  (%22: tile<f64>, %23: tile<f64>) {
+    %24 = maxf %22, %23 : tile<f64>
+    yield %24 : tile<f64>
   }
-  %13 = reshape %9 : tile<16xf64> -> tile<16x1xf64>
-  %14 = broadcast %13 : tile<16x1xf64> -> tile<16x128xf64>
-  %15 = subf %7, %14  : tile<16x128xf64>
-  %16 = exp %15  : tile<16x128xf64>
-  %17 = reduce %16 dim=1 identities=[0.000000e+00] : tile<16x128xf64> -> tile<16xf64> 
-  (%18: tile<f64>, %19: tile<f64>) {
-    %20 = addf %18, %19  : tile<f64>
-    yield %20 : tile<f64>
+  %25 = reshape %21 : tile<16xf64> -> tile<16x1xf64>
+  %26 = broadcast %25 : tile<16x1xf64> -> tile<16x128xf64>
+  %27 = subf %20, %26  : tile<16x128xf64>
+  %28 = exp %27  : tile<16x128xf64>
+  %29 = constant <f64: 0.000000e+00> : tile<16x128xf64>
+  %30 = select %18, %28, %29 : tile<16x128xi1>, tile<16x128xf64>
+  %31 = reduce %30 dim=1 identities=[0.000000e+00] : tile<16x128xf64> -> tile<16xf64> 
+  (%32: tile<f64>, %33: tile<f64>) {
+    %34 = addf %32, %33  : tile<f64>
+    yield %34 : tile<f64>
   }
-  %21 = reshape %17 : tile<16xf64> -> tile<16x1xf64>
-  %22 = broadcast %21 : tile<16x1xf64> -> tile<16x128xf64>
-  %23 = divf %16, %22  : tile<16x128xf64>
-  %24 = assume div_by<16>, %arg1 : tile<ptr<f64>>
-  %25 = make_tensor_view %24, shape = [128, 100], strides = [100, 1] : tensor_view<128x100xf64, strides=[100,1]>
-  %26 = make_partition_view %25 : partition_view<tile=(16x128), padding_value = zero, tensor_view<128x100xf64, strides=[100,1]>>
-  %27 = store_view_tko weak %23, %26[%1, %2] token = %8 : tile<16x128xf64>, partition_view<tile=(16x128), padding_value = zero, tensor_view<128x100xf64, strides=[100,1]>>, tile<i32> -> token
+  %35 = reshape %31 : tile<16xf64> -> tile<16x1xf64>
+  %36 = broadcast %35 : tile<16x1xf64> -> tile<16x128xf64>
+  %37 = divf %28, %36  : tile<16x128xf64>
+  %38 = assume div_by<16>, %arg1 : tile<ptr<f64>>
+  %39 = make_tensor_view %38, shape = [128, 100], strides = [100, 1] : tensor_view<128x100xf64, strides=[100,1]>
+  %40 = make_partition_view %39 : partition_view<tile=(16x128), padding_value = zero, tensor_view<128x100xf64, strides=[100,1]>>
+  %41 = store_view_tko weak %37, %40[%1, %2] token = %8 : tile<16x128xf64>, partition_view<tile=(16x128), padding_value = zero, tensor_view<128x100xf64, strides=[100,1]>>, tile<i32> -> token
   return
 }

@@ -23,7 +23,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("broadcast",),
     ("record",),
     ("ops", "lower", "host", "text", "verify", "encode"),
+    ("lib",),  # pure tile functions over the ops
     ("kernel",),
+    ("compose",),  # kernel combinators and transforms over recorded kernels
     ("__init__",),
     ("fake",),
     ("real",),
@@ -194,6 +196,8 @@ def test_few_loose_modules_at_the_package_root():
         "tileir.broadcast",
         "tileir.encode",
         "tileir.real",
+        "tileir.lib",
+        "tileir.compose",
     ],
 )
 def test_public_imports_keep_working(name):

@@ -2,8 +2,8 @@
 
 f32 and f64 kernels compute in their own format; f16 and bf16 kernels widen to
 f32 (``ftof``), compute there and narrow once at the end, as real kernels do.
-The references compute in f64 and round once to the output format.  GELU is
-the tanh form ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
+The references compute in f64 and round once to the output format.  GELU (the tanh
+form ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``) and SiLU are :mod:`tileir.lib`'s.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 
 from tileir import BF16, F16, F32, F64, exp, fma, log, maximum, minimum, sqrt, tanh, where
 from tileir.kernels.common import ew_spec, tol, uniform
+from tileir.lib import gelu, silu
 
 FORMATS = (F32, F64, F16, BF16)
 _C = math.sqrt(2.0 / math.pi)
@@ -33,10 +34,10 @@ def _kernel_fns():
             lambda x: 1 / (1 + np.exp(-x)),
             uniform(-6, 6),
         ),
-        "silu": (lambda x: x / (1.0 + exp(-x)), lambda x: x / (1 + np.exp(-x)), uniform(-6, 6)),
+        "silu": (silu, lambda x: x / (1 + np.exp(-x)), uniform(-6, 6)),
         "softplus": (lambda x: log(1.0 + exp(x)), lambda x: np.log1p(np.exp(x)), uniform(-4, 4)),
         "gelu_tanh": (
-            lambda x: 0.5 * x * (1.0 + tanh(_C * (x + 0.044715 * x * x * x))),
+            gelu,
             lambda x: 0.5 * x * (1 + np.tanh(_C * (x + 0.044715 * x**3))),
             uniform(-4, 4),
         ),

@@ -9,7 +9,8 @@ rounding is what the tolerance allows: about one ulp of the narrow format on a w
 mean of values in [-1, 1]).  ``flash_attn_causal_f32`` masks keys after the query
 (``iota`` comparisons and ``select``) and stops the key loop at the diagonal block (a loop
 bound computed from ``block_id``).  ``attn_oneblock_*`` computes the whole softmax of
-Q K^T in one block and multiplies by V once.
+Q K^T in one block and multiplies by V once.  The streaming step and the softmax are
+:mod:`tileir.lib`'s (``online_softmax``, ``softmax``).
 """
 
 from __future__ import annotations
@@ -27,16 +28,11 @@ from tileir import (
     Scalar,
     block_id,
     cells,
-    exp,
     for_range,
-    full,
     iota,
     load_at,
     load_cell,
-    maximum,
     mma,
-    reduce_max,
-    reduce_sum,
     scalar,
     store_cell,
     trace,
@@ -45,6 +41,7 @@ from tileir import (
 )
 from tileir.host.tolerance import Tolerance
 from tileir.kernels.common import make, uniform
+from tileir.lib import online_softmax, softmax
 
 SEQ, BQ, BK = 128, 32, 32
 
@@ -71,27 +68,21 @@ def _flash_spec(fmt, head: int, causal: bool = False) -> None:
 
     def body(q, k, v, o, scale):
         tq = yield load_cell(q)  # [BQ, head]
-        m0 = full([BQ, 1], -np.inf, acc_fmt)
-        l0 = full([BQ, 1], 0.0, acc_fmt)
         rows = block_id(0) * BQ + iota(BQ).reshape([BQ, 1])
 
-        def step(j, m, l, acc):
+        def step(j, *state):
             tk = yield load_at(k, [j])
             s = mma(tq, tk.transpose(), zeros([BQ, BK], acc_fmt)) * scalar(scale).to(acc_fmt)
             if causal:
                 cols = j * BK + iota(BK).reshape([1, BK])
                 s = where(cols <= rows, s, -np.inf)
-            m_new = maximum(m, reduce_max(s, keepdims=True))
-            p = exp(s - m_new)
-            alpha = exp(m - m_new)
-            l = l * alpha + reduce_sum(p, keepdims=True)
             tv = yield load_at(v, [j])
-            acc = mma(p.to(fmt), tv, acc * alpha)
-            return m_new, l, acc
+            return online_softmax.step(state, s, tv)
 
         upper = block_id(0) + 1 if causal else SEQ // BK
-        m, l, acc = yield for_range(0, upper, step, init=(m0, l0, zeros([BQ, head], acc_fmt)))
-        yield store_cell(o, (acc / l).to(fmt))
+        init = online_softmax.init([BQ, head], acc_fmt)
+        state = yield for_range(0, upper, step, init=init)
+        yield store_cell(o, online_softmax.finish(state).to(fmt))
 
     def build():
         qo = cells([SEQ, head], [BQ, head])
@@ -133,8 +124,7 @@ def _oneblock_spec(fmt) -> None:
         tk = yield load_cell(k)
         tv = yield load_cell(v)
         s = mma(tq, tk.transpose(), zeros([n, n], fmt)) * scalar(scale)
-        p = exp(s - reduce_max(s, keepdims=True))
-        p = p / reduce_sum(p, keepdims=True)
+        p = softmax(s, acc=fmt)  # in the kernel's own format
         yield store_cell(o, mma(p, tv, zeros([n, head], fmt)))
 
     def build():

@@ -1,13 +1,13 @@
 """Softmax, log-softmax, layer norm and RMS norm over rows, in several formats.
 
+The arithmetic is :mod:`tileir.lib`'s (softmax, log_softmax, layer_norm, rms_norm).
 Rows are the last dimension; each block normalises 16 rows with ``keepdims``
 reductions (a [16, 1] column that widens back over the row).  f16 and bf16
 kernels widen to f32, normalise there and narrow once.  ``*_pad`` kernels have
-rows of 100 in cells of 128: softmax pads with ``neg_inf`` (exp gives 0 there),
-layer norm pads with zero and divides by the true row length, masking the
-padded lanes out of the variance with an ``iota`` comparison.  Layer and RMS
-norm read their per-column weights through a FREE_AXIS cell (``load_at``), the
-same for every block.
+rows of 100 in cells of 128: the library's reductions leave the 28 lanes past the
+extent out (the tile's valid lanes), so softmax's ``neg_inf`` padding and layer
+norm's zero padding no longer decide the result.  Layer and RMS norm read their
+per-column weights through a FREE_AXIS cell (``load_at``), the same for every block.
 """
 
 from __future__ import annotations
@@ -23,19 +23,13 @@ from tileir import (
     In,
     Out,
     cells,
-    exp,
-    iota,
     load_at,
     load_cell,
-    log,
-    reduce_max,
-    reduce_sum,
-    rsqrt,
     store_cell,
     trace,
-    where,
 )
 from tileir.kernels.common import make, tol, uniform
+from tileir.lib import layer_norm, log_softmax, rms_norm, softmax
 
 R, C, TR = 128, 128, 16
 EPS = 1e-5
@@ -51,12 +45,7 @@ def _tolerance(fmt):
 
 
 def _softmax_rows(t, log_form=False):
-    m = reduce_max(t, keepdims=True)
-    s = t - m
-    if log_form:
-        return s - log(reduce_sum(exp(s), keepdims=True))
-    e = exp(s)
-    return e / reduce_sum(e, keepdims=True)
+    return log_softmax(t) if log_form else softmax(t)
 
 
 def _np_softmax(x, axis=-1, log_form=False):
@@ -112,8 +101,7 @@ def _softmax_1d(fmt, n: int, tile: int) -> None:
 
     def body(x, out):
         t = yield load_cell(x)
-        e = exp(t - reduce_max(t))
-        yield store_cell(out, e / reduce_sum(e))
+        yield store_cell(out, softmax(t))
 
     def build():
         return trace(
@@ -144,8 +132,7 @@ def _col_softmax(fmt) -> None:
 
     def body(x, out):
         t = yield load_cell(x)
-        e = exp(t - reduce_max(t, dim=0, keepdims=True))
-        yield store_cell(out, e / reduce_sum(e, dim=0, keepdims=True))
+        yield store_cell(out, softmax(t, dim=0))
 
     def build():
         g = cells([64, 256], [64, 32])
@@ -187,15 +174,9 @@ def _norm_spec(kind: str, fmt, cols: int = C, tile_c: int = C) -> None:
         g = (yield load_at(gamma, [0])).to(comp)  # [1, C]: widens over the rows
         b = (yield load_at(beta, [0])).to(comp)
         if kind == "layernorm":
-            mean = reduce_sum(t, keepdims=True) * (1.0 / cols)
-            d = t - mean
-            if padded:
-                d = where(iota(tile_c).reshape([1, tile_c]) < cols, d, 0.0)
-            var = reduce_sum(d * d, keepdims=True) * (1.0 / cols)
-            y = d * rsqrt(var + EPS) * g + b
+            y = layer_norm(t, g, b, eps=EPS)
         else:
-            ms = reduce_sum(t * t, keepdims=True) * (1.0 / cols)
-            y = t * rsqrt(ms + EPS) * g
+            y = rms_norm(t, g, eps=EPS)
         yield store_cell(out, y.to(fmt))
 
     def build():

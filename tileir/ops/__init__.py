@@ -91,6 +91,7 @@ from tileir.ops.elementwise import (
     tan,
     tanh,
 )
+from tileir.ops.lanes import valid, valid_along
 from tileir.ops.memory import (
     atomic,
     atomic_add,
@@ -166,6 +167,7 @@ install_methods(
     reduce_max=reduce_max,
     reduce_min=reduce_min,
     reduce_prod=reduce_prod,
+    valid=valid,
 )
 
 # the operations whose result the body must yield (or, for an exit, return): a call of one
@@ -321,4 +323,7 @@ __all__ = [
     "global_array",
     "extent",
     "cells_along",
+    # valid lanes of a ragged cell
+    "valid",
+    "valid_along",
 ]

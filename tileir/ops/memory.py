@@ -26,6 +26,7 @@ from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
+from tileir.ops.lanes import cell_lanes
 from tileir.ops.shape import broadcast, index_tile, iota, reshape
 from tileir.record.builder import Effect, Emit
 from tileir.record.markers import FREE_AXIS, Cells, Param
@@ -178,7 +179,8 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     acc = access("load", op, n_index=len(idx), **options)
     ttype = TileType(c.tile, p.format)
     loc = user_loc()  # the same frame (and so location) for the instruction and its effect
-    return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc)
+    lanes = cell_lanes(p, c, idx)
+    return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc, lanes)
 
 
 def load_cell(p: Param, **options: Any) -> Effect:

@@ -125,6 +125,8 @@ def scalar(p: Param) -> Tile:
         )
     if p.role != "Scalar":
         raise refuse("scalar", f"{p.describe()} is a buffer; scalar() reads a Scalar parameter")
+    if p.value is not None:  # fixed when recorded (tileir.compose.specialize): a constant
+        return constant(p.value, p.format, ())
     return Tile("param", (), {"index": p.index}, TileType((), p.format), user_loc())
 
 

@@ -84,8 +84,10 @@ class Builder:
         """This builder after a nested body recorded with ``child``: its ids are used up."""
         return Builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
 
-    def var(self, ident: int, ttype: TileType, loc: Optional[Loc] = None) -> Tile:
-        return Tile("var", (), {"id": ident}, ttype, loc)
+    def var(
+        self, ident: int, ttype: TileType, loc: Optional[Loc] = None, lanes: tuple = ()
+    ) -> Tile:
+        return Tile("var", (), {"id": ident}, ttype, loc, lanes)
 
 
 @frozen
@@ -98,6 +100,8 @@ class Emit(Effect):
     template: Instr
     type: Optional[TileType] = None
     loc: Optional[Loc] = None
+    #: the answered tile's valid lanes (see :attr:`Tile.lanes`), for a read of cells
+    lanes: tuple = ()
 
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
         if self.type is None:
@@ -111,7 +115,7 @@ class Emit(Effect):
             rid + 1,
             builder.loops,
         )
-        return builder, builder.var(rid, self.type, self.loc)
+        return builder, builder.var(rid, self.type, self.loc, self.lanes)
 
 
 def _with_result(template: Any, rid: int) -> Instr:

@@ -305,6 +305,9 @@ class Param:
     index: int
     marker: Marker
     view: Optional[Cells] = None
+    #: a Scalar's value fixed when the kernel is recorded (``tileir.compose.specialize``):
+    #: ``scalar(p)`` is then that constant, and the entry has no parameter for it
+    value: Optional[Union[int, float, bool]] = attrs.field(default=None, kw_only=True)
 
     @property
     def cells(self) -> Optional[Cells]:

@@ -125,6 +125,12 @@ class Tile:
     attrs: PMap = field(converter=freeze_attrs)
     type: TileType
     loc: Optional[Loc] = field(default=None, eq=False)
+    #: which lanes of a tile read from cells lie inside the extent, outside equality (the
+    #: lanes are a fact about where the value came from, not part of the value): one
+    #: ``(dim, start, limit)`` per ragged dimension, lane ``i`` along ``dim`` being valid when
+    #: ``start + i < limit`` (rank-0 i32 tiles).  Only loads set it; :func:`tileir.ops.valid`
+    #: derives the lanes of every other tile from its arguments.
+    lanes: tuple[tuple[int, "Tile", "Tile"], ...] = field(default=(), eq=False)
 
     # -- facts ---------------------------------------------------------------------------
     @property
@@ -353,6 +359,12 @@ class Tile:
 
     def reshape(self, shape: Sequence[int]) -> "Tile":
         return _method("reshape")(self, shape)
+
+    @property
+    def valid(self) -> "Tile":
+        """The i1 mask of this tile's lanes that lie inside its cells' extent
+        (:func:`tileir.ops.valid`)."""
+        return _method("valid")(self)
 
     def broadcast_to(self, shape: Sequence[int]) -> "Tile":
         return _method("broadcast_to")(self, shape)
