@@ -131,3 +131,33 @@ def test_timing_helpers():
     assert set(best) == {"a", "b"} and all(t >= 0 for t in best.values())
     text = timing.table(["k", "t"], [("x", "1 ms")])
     assert text.splitlines()[0].startswith("k") and "1 ms" in text
+
+
+def test_peak_bytes_sees_a_numpy_buffer_and_the_report_judges_every_goal():
+    n = 1 << 20
+    assert fake_device.peak_bytes(lambda: np.ones(n, np.float32)) >= 4 * n
+    assert fake_device.peak_bytes(lambda: None) < 4096
+    t = {"numpy": 1.0, "interpret": 2.0, "device": 2.2}
+    rows = [
+        ("vadd", "w", t, 0.0, {"numpy": 100, "interpret": 150}),
+        ("vadd_small", "w", dict(t, interpret=4.0), 0.0, {"numpy": 100, "interpret": 300}),
+    ]
+    text = fake_device.report(rows, 1, {}, None)
+    assert "vadd 2.00x <= 1.5x: MISSED" in text
+    assert "vadd FakeDevice.run/interpret 1.10x <= 1.3x: met" in text
+    assert "vadd_small peak memory 3.00x numpy's <= 2x: MISSED" in text
+    assert "cells of 64 / in cells of 1024: 2.00x <= 1.5x: MISSED" in text
+
+
+# ----------------------------------------------------------------------------- startup
+
+
+@pytest.mark.slow
+def test_startup_main_runs_each_command_once(capsys):
+    from bench import startup
+
+    assert startup.main(["--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for what in ("import numpy", "import tileir", "tileir render vadd"):
+        assert what in out
+    assert "goals: import tileir" in out
