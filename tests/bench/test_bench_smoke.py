@@ -161,3 +161,15 @@ def test_startup_main_runs_each_command_once(capsys):
     for what in ("import numpy", "import tileir", "tileir render vadd"):
         assert what in out
     assert "goals: import tileir" in out
+
+
+def test_record_encode_report_judges_the_cached_geomean_and_the_slowest_kernel():
+    # rows: name, tileir, tileir+dbg, cuTile cold, cuTile cached, bytes ours, bytes cuTile
+    rows = [("a", 1.0, 1.0, 30.0, 20.0, 1, 1), ("b", 1.0, 1.0, 30.0, 8.0, 1, 1)]
+    text = record_encode.report(rows, "13.4", 1, None)
+    assert "(geomean of cached/dbg): 12.6x, MISSED" in text
+    assert "slowest b 8.0x, MISSED" in text and "cold export 30.0x" in text
+    rows = [("a", 1.0, 1.0, 30.0, 16.0, 1, 1)]
+    assert "16.0x, met; every kernel at least 10x: slowest a 16.0x, met" in (
+        record_encode.report(rows, "13.4", 1, None)
+    )
