@@ -32,7 +32,7 @@ from tileir.errors import LaunchError, MismatchError, UsageError
 # the module, not the function: a test's spy (monkeypatched) must see every call
 from tileir.fake import interpreter
 from tileir.fake.compare import default_tolerance, first_difference
-from tileir.fake.limits import DEFAULT_LIMITS, Limits
+from tileir.fake.limits import DEFAULT_LIMITS, Limits, beyond_host
 from tileir.fake.references import References
 from tileir.host.device import Buffer, Device, LaunchReport
 from tileir.host.launch import LaunchPlan, block_of_element, check_launch, entry_values
@@ -88,7 +88,18 @@ class FakeDevice(Device):
             raise UsageError(f"length must be a whole number, got {length!r}", op="alloc")
         if length < 0:
             raise UsageError(f"length {length} is negative", op="alloc")
-        return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
+        dtype = fmt.numpy_dtype
+        why = beyond_host(int(length) * dtype.itemsize)
+        if why is None:
+            try:
+                return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=dtype))
+            except MemoryError:  # the host had less than it said
+                why = f"numpy could not allocate {int(length) * dtype.itemsize} bytes"
+        raise LaunchError(
+            f"a buffer of {length} {fmt} elements cannot be allocated: {why}",
+            op="alloc",
+            kind="fake.memory",
+        )
 
     def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
         src = np.asarray(array)

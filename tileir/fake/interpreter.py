@@ -65,7 +65,7 @@ import numpy as np
 from tileir.errors import InterpretError
 from tileir.fake.admit import admit
 from tileir.fake.frames import Frame
-from tileir.fake.limits import DEFAULT_LIMITS, Limits, power_text
+from tileir.fake.limits import DEFAULT_LIMITS, Limits, beyond_host, power_text
 from tileir.fake.machine import Machine
 from tileir.fake.memory import Memory
 from tileir.fake.values import from_scalar, value_dtype
@@ -187,6 +187,22 @@ def _bytes_per_block(fn, limits: Limits) -> int:
             kernel=fn.name,
         )
     return total
+
+
+def _refuse_beyond_host(kernel: str, args: Sequence[Any], owned: frozenset) -> None:
+    """Refuse, before any block runs, a launch whose buffers the host could not copy: the
+    interpreter copies a borrowed buffer the first time the kernel writes it, so the
+    borrowed buffers' bytes are what it may need beyond its arguments."""
+    need = sum(
+        a.nbytes for i, a in enumerate(args) if isinstance(a, np.ndarray) and i not in owned
+    )
+    why = beyond_host(need)
+    if why is not None:
+        raise InterpretError(
+            f"the launch may copy every buffer it is lent before writing it, and {why}; "
+            f"hand the buffers over (FakeDevice.run does) or launch on smaller ones",
+            kernel=kernel,
+        )
 
 
 def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
@@ -317,6 +333,7 @@ def execute(
     per_block = _bytes_per_block(fn, limits)
     memory = Memory()
     params, segments = _bind(fn, args, memory, frozenset(owned))
+    _refuse_beyond_host(fn.name, args, frozenset(owned))
     globals_: dict[str, Any] = {}
     for g in module.globals:
         host = np.ascontiguousarray(dense_array(g.value)).reshape(-1).copy()
