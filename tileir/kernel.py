@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from attrs import field, frozen
 
-from tileir.shape_rules import RuleError, check_cells_agree, grid_of
+from tileir.broadcast import RuleError, check_cells_agree, grid_of
 from tileir.encode.writer import (  # the module itself: no importlib code on the way
     VersionLike,
     encode,

@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 # -- the markers' sentinels (tileir.record.markers re-exports them); here so that the pure
-# rules of tileir.shape_rules can read them without importing the recorder
+# rules of tileir.broadcast can read them without importing the recorder
 
 
 class _Sentinel:

@@ -19,7 +19,7 @@ from tileir import (
     store_cell,
     trace,
 )
-from tileir.shape_rules import (
+from tileir.broadcast import (
     MMA_PAIRS,
     RuleError,
     check_cells_agree,

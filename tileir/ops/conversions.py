@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from tileir.shape_rules import RuleError
+from tileir.broadcast import RuleError
 from tileir.ir.attr_rules import check_overflow, ftof_compiles, ftof_roundings
 from tileir.record.source import user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, drop_defaults, refuse

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from tileir.shape_rules import RuleError, check_write, widen_many
+from tileir.broadcast import RuleError, check_write, widen_many
 from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_format

@@ -25,7 +25,7 @@ import inspect
 import math
 from typing import Any, Callable, Sequence, Union, overload
 
-from tileir.shape_rules import RuleError, normalize_dim, reduce_shape
+from tileir.broadcast import RuleError, normalize_dim, reduce_shape
 from tileir.ir.module import ScalarAttr
 from tileir.ops.elementwise import compare
 from tileir.ops.shape import broadcast, iota, reshape, where

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.shape_rules import (
+from tileir.broadcast import (
     RuleError,
     check_mma,
     is_power_of_two,

@@ -16,7 +16,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from tileir.shape_rules import RuleError, check_write
+from tileir.broadcast import RuleError, check_write
 from tileir.ir.attr_rules import check_atomic
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_of

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, S
 from attrs import field, frozen
 from pyrsistent import PMap
 
-from tileir.shape_rules import RuleError, normalize_dim, widen_shapes
+from tileir.broadcast import RuleError, normalize_dim, widen_shapes
 from tileir.errors import RecordingError
 from tileir.ir.attr_rules import check_arith_format
 from tileir.ir.dialect import ENUMS
