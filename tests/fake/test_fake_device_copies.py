@@ -102,12 +102,24 @@ def test_run_lets_the_kernel_write_its_own_buffers_and_returns_them(seen):
     out0 = np.full(N, 5.0, np.float32)
     got = FakeDevice(mode="interpret").run(_vadd_kernel(), x, y, out0)
     ((args, options),) = seen
-    assert options["owned"] == {0, 1, 2}
+    assert options["owned"] == {2}  # the Out's copy is the run's own; the Ins are lent
     assert all(g is a for g, a in zip(got, args))  # no copy out: the buffers themselves
-    assert not any(np.shares_memory(g, a) for g, a in zip(got, (x, y, out0)))
+    assert not np.shares_memory(got[2], out0)
+    # the In arrays are lent, not copied: read-only views of the caller's own
+    assert all(np.shares_memory(g, a) and not g.flags.writeable for g, a in zip(got, (x, y)))
     assert np.array_equal(got[2], x + y)
     assert np.array_equal(got[0], x) and np.array_equal(got[1], y)
     assert (out0 == 5.0).all()  # the caller's arrays never change
+
+
+def test_run_copies_an_in_array_it_cannot_lend_as_it_is(seen):
+    x, y = _inputs()
+    strided = np.repeat(x, 2)[::2]  # not contiguous: reshape would copy
+    got = FakeDevice(mode="interpret").run(_vadd_kernel(), x, strided, np.zeros(N, np.float32))
+    ((_, options),) = seen
+    assert options["owned"] == {1, 2}  # the strided In was copied into a buffer of its own
+    assert not got[0].flags.writeable and got[1].flags.writeable
+    assert np.array_equal(got[2], x + x)
 
 
 def test_copy_in_makes_no_temporary_copy():

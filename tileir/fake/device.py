@@ -199,14 +199,33 @@ class FakeDevice(Device):
         return LaunchReport(kernel.name, plan.grid, self.mode, tuple(verdicts))
 
     # run() stages its buffers with the base class's loop; these hooks are what differs
+    def _stage(self, param, array: np.ndarray) -> Buffer:
+        """An In array of the buffer's own format is lent, not copied: a read-only view (the
+        interpreter never writes an argument it does not own, and the reference gets
+        copies), so :meth:`run` costs no more than the interpreter alone.  Any other
+        argument is copied into a buffer of its own."""
+        flat = array.reshape(-1)
+        if (
+            param.role == "In"
+            and array.dtype == param.format.numpy_dtype
+            and flat.flags.c_contiguous  # one run of memory, as alloc makes
+            and np.shares_memory(flat, array)  # reshape made a view, not a copy
+        ):
+            lent = flat.view()
+            lent.flags.writeable = False
+            return Buffer(self, param.format, int(lent.size), lent)
+        return super()._stage(param, array)
+
     def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> LaunchReport:
         """:meth:`Device.run`'s launch: its buffers are the call's own, so in ``interpret``
         mode the interpreter may write them in place (a launch that fails leaves nothing
         behind to see)."""
         plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
         owned: Collection[int] = ()
-        if self.mode == "interpret":
-            owned = frozenset(i for i, a in enumerate(args) if isinstance(a, Buffer))
+        if self.mode == "interpret":  # lent In arrays (read-only) stay the caller's
+            owned = frozenset(
+                i for i, a in enumerate(args) if isinstance(a, Buffer) and a.handle.flags.writeable
+            )
         return self._run(kernel, plan, args, owned)
 
     def _staged_out(self, buf: Buffer) -> np.ndarray:

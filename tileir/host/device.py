@@ -36,6 +36,7 @@ from tileir.types import Format
 
 if TYPE_CHECKING:
     from tileir.kernel import Kernel
+    from tileir.record.markers import Param
 
 __all__ = ["Buffer", "Device", "LaunchReport"]
 
@@ -139,16 +140,18 @@ class Device(ABC):
 
     def run(self, kernel: Kernel, *arrays: Any, grid: Optional[Sequence[int]] = None) -> list[Any]:
         """Allocate, copy in, launch and copy out in one call: numpy arrays in (numbers for
-        Scalars), the arguments after the launch out."""
+        Scalars), the arguments after the launch out.  The caller's arrays never change; a
+        device may lend an In array instead of copying it (the fake device does, for a
+        contiguous array of the parameter's format) and then hands it back as a read-only
+        view."""
         args: list[Any] = []
         for p, a in zip(kernel.params, arrays):
             if p.role == "Scalar":
                 args.append(a)
                 continue
             arr = np.asarray(a)
-            buf = self.alloc(p.format, arr.size)
             try:
-                self.copy_in(buf, arr.reshape(-1))
+                buf = self._stage(p, arr)
             except LaunchError as err:
                 raise LaunchError(
                     f"argument {len(args)} ({p.role} {p.format}): {err.message}",
@@ -163,6 +166,12 @@ class Device(ABC):
         return [self._staged_out(a) if isinstance(a, Buffer) else a for a in args]
 
     # Hooks for :meth:`run`, whose buffers are the call's own: nobody else holds them.
+    def _stage(self, param: Param, array: np.ndarray) -> Buffer:
+        """The buffer :meth:`run` launches for ``array`` (parameter ``param``): a copy."""
+        buf = self.alloc(param.format, array.size)
+        self.copy_in(buf, array.reshape(-1))
+        return buf
+
     def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> LaunchReport:
         """Launch ``args`` as :meth:`run` staged them: a plain :meth:`launch`, unless a
         device can make use of owning every buffer."""
