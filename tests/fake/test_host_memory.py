@@ -35,6 +35,7 @@ def test_a_launch_whose_buffers_the_host_could_not_copy_is_refused_before_it_run
     kernel = trace("copy_big", _copy, In(F32, g), Out(F32, g))
     a, out = np.ones(1024, np.float32), np.zeros(1024, np.float32)
     monkeypatch.setattr(limits, "host_available_bytes", lambda: 4096)
+    monkeypatch.setattr(limits, "_ALWAYS_THERE", 0)  # ask the (patched) host at any size
     with pytest.raises(InterpretError) as caught:
         interpret(kernel.module, "copy_big", [a, out], kernel.grid)
     text = str(caught.value)
@@ -49,5 +50,7 @@ def test_within_the_hosts_memory_nothing_is_refused(monkeypatch):
     monkeypatch.setattr(limits, "host_available_bytes", lambda: None)  # the host does not say
     assert limits.beyond_host(1 << 60) is None
     monkeypatch.setattr(limits, "host_available_bytes", lambda: 1000)
+    assert limits.beyond_host(1001) is None  # below 256 MiB the host is not even asked
+    monkeypatch.setattr(limits, "_ALWAYS_THERE", 0)
     assert limits.beyond_host(1000) is None
     assert "1001 bytes" in limits.beyond_host(1001)

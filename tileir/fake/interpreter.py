@@ -221,6 +221,13 @@ def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
     return np.array(rows, dtype=np.int32).reshape(-1, 3)
 
 
+#: The default bound on one chunk's values (``_bytes_per_block`` overestimates them four
+#: times over).  1 GiB lets an element-wise launch over 2^24 f32 elements run as one batch,
+#: whose store then takes the computed tile as the buffer (``Segment.adopt``) instead of
+#: copying it chunk by chunk; the host's memory is checked before a launch starts.
+DEFAULT_CHUNK_BYTES = 1 << 30
+
+
 def _batches(grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int, per_block: int):
     """``(n, 3)`` int32 block ids, batch after batch: the whole grid in chunks of at most
     ``max_chunk_bytes`` of values, or the ``ordered`` blocks one at a time."""
@@ -297,7 +304,7 @@ def execute(
     *,
     observer: object = None,
     order: Optional[Sequence[BlockLike]] = None,
-    max_chunk_bytes: int = 256 << 20,
+    max_chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     stream: Optional[TextIO] = None,
     owned: Sequence[int] = (),
     verify: bool = True,
@@ -374,7 +381,7 @@ def interpret(
     grid: GridLike,
     *,
     observer: object = None,
-    max_chunk_bytes: int = 256 << 20,
+    max_chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     stream: Optional[TextIO] = None,
     order: Optional[Sequence[BlockLike]] = None,
     owned: Sequence[int] = (),

@@ -80,10 +80,16 @@ def host_available_bytes() -> Optional[int]:
         return None
 
 
+#: bytes any host running tileir can give (no need to ask below this)
+_ALWAYS_THERE = 256 << 20
+
+
 def beyond_host(need: int) -> Optional[str]:
     """Why ``need`` bytes cannot be had on this host now (the two numbers), or None: a buffer
     or launch that asks for more is refused before numpy would fail half-way with a bare
     MemoryError, or the system would start swapping."""
+    if need < _ALWAYS_THERE:  # reading the system's figure costs more than such a launch
+        return None
     have = host_available_bytes()
     if have is None or need <= have:
         return None
