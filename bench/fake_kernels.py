@@ -5,6 +5,12 @@ beside plain numpy doing the same work (bench/fake_device.py times the two).
 * ``row_softmax``: softmax along rows of a ``rows x cols`` f32 matrix, ``per_block``
   rows a block, the row maximum and sum kept as ``[per_block, 1]`` (keepdims);
 * ``matmul``: ``c = a @ b`` in f32, ``tm x tn`` output tiles walking K in steps of ``tk``;
+* ``gelu``: the tanh form of GELU over ``n`` f32 elements, an element-wise chain of eight
+  arithmetic and math ops, one cell of ``tile`` a block;
+* ``layer_norm``: layer norm along rows of a ``rows x cols`` f32 matrix (no affine),
+  ``per_block`` rows a block: two row reductions and an ``rsqrt``;
+* ``vadd_small``: vadd again, in cells of 64 (the same work in 64x more blocks: the fake
+  device's cost should follow the work, not the blocks);
 * ``flash_attn``: the chapter's attention forward ``softmax(q k^T * scale) v``
   (tileir/kernels/chapter.py) in f32 over ``n`` queries and keys of width ``d``, ``bq``
   queries a block, streaming keys and values ``bk`` at a time with a running maximum and sum.
@@ -35,7 +41,9 @@ from tileir import (
     mma,
     reduce_max,
     reduce_sum,
+    rsqrt,
     store_cell,
+    tanh,
     trace,
     zeros,
 )
@@ -84,6 +92,42 @@ def vadd(rng, n: int, tile: int) -> Case:
     )
 
 
+def vadd_small(rng, n: int, tile: int) -> Case:
+    c = vadd(rng, n, tile)
+    return attrs.evolve(c, name="vadd_small")
+
+
+# ----------------------------------------------------------------------------- gelu
+
+_GELU_C = 0.7978845608028654  # sqrt(2 / pi)
+
+
+def _gelu(x, out):
+    v = yield load_cell(x)
+    inner = (v + v * v * v * 0.044715) * _GELU_C
+    yield store_cell(out, v * (tanh(inner) + 1.0) * 0.5)
+
+
+def _np_gelu(x, out):
+    return x * (np.tanh((x + x * x * x * np.float32(0.044715)) * np.float32(_GELU_C)) + 1) * 0.5
+
+
+def gelu(rng, n: int, tile: int) -> Case:
+    g = cells([n], [tile])
+    kernel = trace("bench_gelu", _gelu, In(F32, g), Out(F32, g))
+    x = rng.standard_normal(n, dtype=np.float32)
+    return Case(
+        "gelu",
+        kernel,
+        (x, np.zeros(n, np.float32)),
+        _np_gelu,
+        1,
+        1e-5,
+        1e-6,
+        f"{n} f32 in cells of {tile}, tanh form",
+    )
+
+
 # ----------------------------------------------------------------------------- row softmax
 
 
@@ -114,6 +158,44 @@ def row_softmax(rng, rows: int, cols: int, per_block: int) -> Case:
         1,
         1e-5,
         1e-7,
+        f"{rows}x{cols} f32, {per_block} rows a block",
+    )
+
+
+# ----------------------------------------------------------------------------- layer norm
+
+
+def _layer_norm_body(cols: int):
+    def body(x, out):
+        v = yield load_cell(x)
+        d = v - reduce_sum(v, keepdims=True) * (1.0 / cols)
+        var = reduce_sum(d * d, keepdims=True) * (1.0 / cols)
+        yield store_cell(out, d * rsqrt(var + 1e-5))
+
+    return body
+
+
+def _np_layer_norm(rows: int, cols: int):
+    def run(x, out):
+        s = x.reshape(rows, cols)
+        d = s - s.mean(axis=1, keepdims=True)
+        return d / np.sqrt((d * d).mean(axis=1, keepdims=True) + np.float32(1e-5))
+
+    return run
+
+
+def layer_norm(rng, rows: int, cols: int, per_block: int) -> Case:
+    g = cells([rows, cols], [per_block, cols])
+    kernel = trace("bench_layer_norm", _layer_norm_body(cols), In(F32, g), Out(F32, g))
+    x = rng.standard_normal(rows * cols, dtype=np.float32)
+    return Case(
+        "layer_norm",
+        kernel,
+        (x, np.zeros(rows * cols, np.float32)),
+        _np_layer_norm(rows, cols),
+        1,
+        1e-4,
+        1e-5,
         f"{rows}x{cols} f32, {per_block} rows a block",
     )
 
@@ -191,20 +273,34 @@ def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
     )
 
 
-_BUILDERS = {"vadd": vadd, "row_softmax": row_softmax, "matmul": matmul, "flash_attn": flash_attn}
+_BUILDERS = {
+    "vadd": vadd,
+    "vadd_small": vadd_small,
+    "gelu": gelu,
+    "row_softmax": row_softmax,
+    "layer_norm": layer_norm,
+    "matmul": matmul,
+    "flash_attn": flash_attn,
+}
 NAMES = tuple(_BUILDERS)
 
 #: size name -> kernel -> builder keyword arguments
 SIZES = {
     "full": {
         "vadd": dict(n=1 << 24, tile=1024),
+        "vadd_small": dict(n=1 << 24, tile=64),
+        "gelu": dict(n=1 << 24, tile=1024),
         "row_softmax": dict(rows=4096, cols=1024, per_block=8),
+        "layer_norm": dict(rows=8192, cols=1024, per_block=8),
         "matmul": dict(m=1024, n=1024, k=1024, tm=64, tn=64, tk=32),
         "flash_attn": dict(n=1024, d=64, bq=64, bk=64),
     },
     "tiny": {
         "vadd": dict(n=4096, tile=1024),
+        "vadd_small": dict(n=4096, tile=64),
+        "gelu": dict(n=4096, tile=1024),
         "row_softmax": dict(rows=32, cols=64, per_block=8),
+        "layer_norm": dict(rows=32, cols=64, per_block=8),
         "matmul": dict(m=128, n=128, k=128, tm=64, tn=64, tk=32),
         "flash_attn": dict(n=128, d=64, bq=64, bk=64),
     },

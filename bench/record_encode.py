@@ -19,8 +19,9 @@ Every time is warm (one untimed call first) and the best of ``--repeats``,
 the sides measured in turn round by round, in process CPU time by default
 (both sides are single-threaded Python; a busy machine preempts cuTile's longer
 exports more often, which inflates elapsed times; ``--clock wall`` reads them).
-The ratio is cuTile cold over tileir with debug info (like for like), per kernel
-and as a geometric mean; the goal is at least 10x.  ``--profile`` runs tileir's path under cProfile and
+The ratios are cuTile over tileir with debug info (like for like), per kernel and as a
+geometric mean.  The goal (issue #19) is judged against cuTile's best case, its HIR-cached
+export: a geomean of at least 15x, and no kernel under 10x; the cold ratio is printed beside it.  ``--profile`` runs tileir's path under cProfile and
 prints where its time goes (per function, per file, and per stage).
 
     python bench/record_encode.py [--repeats 7] [--version 13.4] [--clock cpu|wall]
@@ -66,7 +67,8 @@ KERNELS = (
     "histogram",
     "flash_attn",
 )
-GOAL = 10.0
+GOAL = 15.0  # geomean of cuTile HIR-cached / tileir with debug info
+FLOOR = 10.0  # no kernel's ratio under this
 
 
 def cutile_twins():
@@ -166,12 +168,15 @@ def report(
     if why_no_cutile:
         lines.append(f"cuTile columns empty: {why_no_cutile}")
     else:
-        verdict = "met" if ratio >= GOAL else "MISSED"
-        worst = min(rows, key=lambda r: r[3] / r[2])
+        worst = min(rows, key=lambda r: r[4] / r[2])
+        worst_ratio = worst[4] / worst[2]
         lines.append(
-            f"goal: tileir at least {GOAL:.0f}x faster than cuTile (geomean of "
-            f"cold/dbg): {ratio:.1f}x, {verdict}; slowest ratio {worst[0]} "
-            f"{worst[3] / worst[2]:.1f}x"
+            f"goal: tileir at least {GOAL:.0f}x faster than cuTile's HIR-cached export "
+            f"(geomean of cached/dbg): {ratio_warm:.1f}x, "
+            f"{'met' if ratio_warm >= GOAL else 'MISSED'}; every kernel at least "
+            f"{FLOOR:.0f}x: slowest {worst[0]} {worst_ratio:.1f}x, "
+            f"{'met' if worst_ratio >= FLOOR else 'MISSED'}; against the cold export "
+            f"{ratio:.1f}x"
         )
     return "\n".join(lines)
 

@@ -131,3 +131,45 @@ def test_timing_helpers():
     assert set(best) == {"a", "b"} and all(t >= 0 for t in best.values())
     text = timing.table(["k", "t"], [("x", "1 ms")])
     assert text.splitlines()[0].startswith("k") and "1 ms" in text
+
+
+def test_peak_bytes_sees_a_numpy_buffer_and_the_report_judges_every_goal():
+    n = 1 << 20
+    assert fake_device.peak_bytes(lambda: np.ones(n, np.float32)) >= 4 * n
+    assert fake_device.peak_bytes(lambda: None) < 4096
+    t = {"numpy": 1.0, "interpret": 2.0, "device": 2.2}
+    rows = [
+        ("vadd", "w", t, 0.0, {"numpy": 100, "interpret": 150}),
+        ("vadd_small", "w", dict(t, interpret=4.0), 0.0, {"numpy": 100, "interpret": 300}),
+    ]
+    text = fake_device.report(rows, 1, {}, None)
+    assert "vadd 2.00x <= 1.5x: MISSED" in text
+    assert "vadd FakeDevice.run/interpret 1.10x <= 1.3x: met" in text
+    assert "vadd_small peak memory 3.00x numpy's <= 2x: MISSED" in text
+    assert "cells of 64 / in cells of 1024: 2.00x <= 1.5x: MISSED" in text
+
+
+# ----------------------------------------------------------------------------- startup
+
+
+@pytest.mark.slow
+def test_startup_main_runs_each_command_once(capsys):
+    from bench import startup
+
+    assert startup.main(["--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for what in ("import numpy", "import tileir", "tileir render vadd"):
+        assert what in out
+    assert "goals: import tileir" in out
+
+
+def test_record_encode_report_judges_the_cached_geomean_and_the_slowest_kernel():
+    # rows: name, tileir, tileir+dbg, cuTile cold, cuTile cached, bytes ours, bytes cuTile
+    rows = [("a", 1.0, 1.0, 30.0, 20.0, 1, 1), ("b", 1.0, 1.0, 30.0, 8.0, 1, 1)]
+    text = record_encode.report(rows, "13.4", 1, None)
+    assert "(geomean of cached/dbg): 12.6x, MISSED" in text
+    assert "slowest b 8.0x, MISSED" in text and "cold export 30.0x" in text
+    rows = [("a", 1.0, 1.0, 30.0, 16.0, 1, 1)]
+    assert "16.0x, met; every kernel at least 10x: slowest a 16.0x, met" in (
+        record_encode.report(rows, "13.4", 1, None)
+    )

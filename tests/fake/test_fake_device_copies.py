@@ -97,17 +97,37 @@ def test_both_mode_gives_the_reference_copies_and_the_interpreter_the_buffers(se
     assert np.array_equal(bufs[2].handle, x + y)
 
 
-def test_run_lets_the_kernel_write_its_own_buffers_and_returns_them(seen):
+def test_run_lends_the_callers_arrays_and_hands_back_what_the_kernel_made(seen):
     x, y = _inputs()
     out0 = np.full(N, 5.0, np.float32)
     got = FakeDevice(mode="interpret").run(_vadd_kernel(), x, y, out0)
     ((args, options),) = seen
-    assert options["owned"] == {0, 1, 2}
-    assert all(g is a for g, a in zip(got, args))  # no copy out: the buffers themselves
-    assert not any(np.shares_memory(g, a) for g, a in zip(got, (x, y, out0)))
+    assert options["owned"] == frozenset()  # every array lent: nothing copied in
+    assert all(a.base is not None and not a.flags.writeable for a in args)
+    # the Ins come back as read-only views of the caller's own; the Out as a new array
+    assert all(np.shares_memory(g, a) and not g.flags.writeable for g, a in zip(got, (x, y)))
+    assert not np.shares_memory(got[2], out0)
     assert np.array_equal(got[2], x + y)
     assert np.array_equal(got[0], x) and np.array_equal(got[1], y)
     assert (out0 == 5.0).all()  # the caller's arrays never change
+
+
+def test_run_copies_an_array_it_cannot_lend_as_it_is(seen):
+    x, _ = _inputs()
+    strided = np.repeat(x, 2)[::2]  # not contiguous
+    got = FakeDevice(mode="interpret").run(_vadd_kernel(), x, strided, np.zeros(N, np.float32))
+    ((_, options),) = seen
+    assert options["owned"] == {1}  # the strided In was copied into a buffer of its own
+    assert not got[0].flags.writeable and got[1].flags.writeable
+    assert np.array_equal(got[2], x + x)
+
+
+def test_run_copies_an_array_passed_twice_so_the_buffers_stay_apart(seen):
+    x, _ = _inputs()
+    got = FakeDevice(mode="interpret").run(_vadd_kernel(), x, x, x)  # Out = In: allowed in run
+    assert np.array_equal(got[2], x + x) and np.array_equal(got[0], x)
+    ((_, options),) = seen
+    assert options["owned"] == {1, 2}
 
 
 def test_copy_in_makes_no_temporary_copy():

@@ -39,7 +39,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _chosen(argv: Sequence[str]) -> Optional[str]:
+    """The command ``argv`` names: its first word that is not an option."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def _parser(chosen: Optional[str]) -> argparse.ArgumentParser:
+    """The parser: every command with its help line, and the arguments of ``chosen`` only,
+    so that a command imports its own module and no other (start-up time is the import)."""
     parser = argparse.ArgumentParser(
         prog="tileir", description="Record, render, encode, assemble and run Tile IR kernels."
     )
@@ -47,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     for name, (module_name, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         sp.set_defaults(_module=module_name)
+        if name != chosen:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ImportError:
@@ -79,8 +91,9 @@ def _parse(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> ar
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = _parser()
-    args = _parse(parser, argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(_chosen(words))
+    args = _parse(parser, words)
     if not args.command:
         parser.print_help()
         return 2

@@ -33,7 +33,7 @@ from tileir.errors import LaunchError, MismatchError, UsageError
 from tileir.fake import interpreter
 from tileir.fake.compare import default_tolerance, first_difference
 from tileir.fake.fill import Fill, fill_of
-from tileir.fake.limits import DEFAULT_LIMITS, Limits
+from tileir.fake.limits import DEFAULT_LIMITS, Limits, beyond_host
 from tileir.fake.references import References
 from tileir.host.device import Buffer, Device, LaunchReport
 from tileir.host.launch import LaunchPlan, block_of_element, check_launch, entry_values
@@ -114,9 +114,20 @@ class FakeDevice(Device):
             raise UsageError(f"length must be a whole number, got {length!r}", op="alloc")
         if length < 0:
             raise UsageError(f"length {length} is negative", op="alloc")
-        if self.fill is not None:  # a fresh allocation's contents are undefined
-            return Buffer(self, fmt, int(length), self.fill.host(fmt, int(length)))
-        return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
+        dtype = fmt.numpy_dtype
+        why = beyond_host(int(length) * dtype.itemsize)
+        if why is None:
+            try:
+                if self.fill is not None:  # a fresh allocation's contents are undefined
+                    return Buffer(self, fmt, int(length), self.fill.host(fmt, int(length)))
+                return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=dtype))
+            except MemoryError:  # the host had less than it said
+                why = f"numpy could not allocate {int(length) * dtype.itemsize} bytes"
+        raise LaunchError(
+            f"a buffer of {length} {fmt} elements cannot be allocated: {why}",
+            op="alloc",
+            kind="fake.memory",
+        )
 
     def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
         src = np.asarray(array)
@@ -197,7 +208,9 @@ class FakeDevice(Device):
             )
         return out
 
-    def _run(self, kernel, plan: LaunchPlan, args: Sequence, owned=()) -> LaunchReport:
+    def _run(
+        self, kernel, plan: LaunchPlan, args: Sequence, owned=(), handed: Optional[list] = None
+    ) -> LaunchReport:
         # no copies before the launch: the interpreter never modifies its arguments (it
         # returns new arrays for the buffers it wrote; ``owned`` ones it may write in place)
         values = [a.handle if isinstance(a, Buffer) else a for a in args]
@@ -212,22 +225,49 @@ class FakeDevice(Device):
             verdicts = self._compare(kernel, plan, args, got, expected)
         result = got if got is not None else expected  # (the mode runs one or both)
         for a, new in zip(args, result or ()):
-            if isinstance(a, Buffer):
+            if isinstance(a, Buffer) and a.handle.flags.writeable:
                 _write_back(a, new)
+            if handed is not None:  # run(): each buffer's contents after the launch
+                handed.append(_contents(a, new) if isinstance(a, Buffer) else a)
         return LaunchReport(kernel.name, plan.grid, self.mode, tuple(verdicts))
 
     # run() stages its buffers with the base class's loop; these hooks are what differs
-    def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> LaunchReport:
-        """:meth:`Device.run`'s launch: its buffers are the call's own, so in ``interpret``
-        mode the interpreter may write them in place (a launch that fails leaves nothing
-        behind to see)."""
+    def _stage(self, param, array: np.ndarray, staged: Sequence[Buffer]) -> Buffer:
+        """A contiguous array of the parameter's format is lent, not copied: a read-only
+        view, which the interpreter copies the first time the kernel writes it (or replaces
+        by the tile a whole-buffer store computed), so :meth:`run` costs no more than the
+        interpreter alone.  An array that shares memory with one lent before it (the same
+        array passed twice) is copied, as :meth:`run` promises separate buffers; any other
+        argument is copied into a buffer of its own."""
+        flat = array.reshape(-1)
+        if (
+            self.fill is None  # a fill writes the undefined arguments' buffers: copies
+            and array.dtype == param.format.numpy_dtype
+            and flat.flags.c_contiguous  # one run of memory, as alloc makes
+            and np.shares_memory(flat, array)  # reshape made a view, not a copy
+            and not any(np.may_share_memory(flat, b.handle) for b in staged)
+        ):
+            lent = flat.view()
+            lent.flags.writeable = False
+            return Buffer(self, param.format, int(lent.size), lent)
+        return super()._stage(param, array, staged)
+
+    def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> list:
+        """:meth:`Device.run`'s launch: its buffers are the call's own, so the interpreter
+        may write the ones it copied in place (``interpret`` mode), and what it answers for
+        each buffer is handed back as it is, not copied again (a launch that fails leaves
+        nothing behind to see)."""
         plan = check_launch(kernel, [self.arg_info(a) for a in args], grid)
         if self.fill is not None:
             self._forget_undefined(kernel, args)
         owned: Collection[int] = ()
-        if self.mode == "interpret":
-            owned = frozenset(i for i, a in enumerate(args) if isinstance(a, Buffer))
-        return self._run(kernel, plan, args, owned)
+        if self.mode == "interpret":  # lent arrays (read-only) stay the caller's
+            owned = frozenset(
+                i for i, a in enumerate(args) if isinstance(a, Buffer) and a.handle.flags.writeable
+            )
+        handed: list = []
+        self._run(kernel, plan, args, owned, handed)
+        return handed
 
     def _forget_undefined(self, kernel, args: list) -> None:
         """With a fill, :meth:`run`'s arguments whose contents are undefined (``undefined``,
@@ -249,11 +289,6 @@ class FakeDevice(Device):
                     op="run",
                 )
             a.handle[:] = self.fill.host(a.format, a.handle.size)
-
-    def _staged_out(self, buf: Buffer) -> np.ndarray:
-        """:meth:`Device.run` hands out the buffers' own arrays, not further copies (nobody
-        else holds the buffers)."""
-        return buf.handle
 
     def _compare(self, kernel, plan: LaunchPlan, args, got: list, expected: list) -> list:
         verdicts = []
@@ -278,6 +313,15 @@ class FakeDevice(Device):
                 how = "bit-exact" if tol is None else f"within {tol}"
                 verdicts.append((p.index, f"{p.role} agrees with the reference ({how})"))
         return verdicts
+
+
+def _contents(buf: Buffer, new) -> np.ndarray:
+    """What :meth:`FakeDevice.run` hands back for ``buf``: the buffer itself when the launch
+    wrote it in place, else the launch's answer for it, flat, in the buffer's format."""
+    if buf.handle.flags.writeable:
+        return buf.handle
+    flat = np.asarray(new).reshape(-1)[: buf.length]
+    return flat.astype(buf.handle.dtype, copy=False)
 
 
 def _write_back(buf: Buffer, new) -> None:

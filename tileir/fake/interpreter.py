@@ -70,7 +70,7 @@ from tileir.errors import InterpretError
 from tileir.fake.admit import admit
 from tileir.fake.fill import Fill, fill_of
 from tileir.fake.frames import Frame
-from tileir.fake.limits import DEFAULT_LIMITS, Limits, power_text
+from tileir.fake.limits import DEFAULT_LIMITS, Limits, beyond_host, power_text
 from tileir.fake.machine import Machine
 from tileir.fake.memory import Memory
 from tileir.fake.values import from_scalar, value_dtype
@@ -194,6 +194,22 @@ def _bytes_per_block(fn, limits: Limits) -> int:
     return total
 
 
+def _refuse_beyond_host(kernel: str, args: Sequence[Any], owned: frozenset) -> None:
+    """Refuse, before any block runs, a launch whose buffers the host could not copy: the
+    interpreter copies a borrowed buffer the first time the kernel writes it, so the
+    borrowed buffers' bytes are what it may need beyond its arguments."""
+    need = sum(
+        a.nbytes for i, a in enumerate(args) if isinstance(a, np.ndarray) and i not in owned
+    )
+    why = beyond_host(need)
+    if why is not None:
+        raise InterpretError(
+            f"the launch may copy every buffer it is lent before writing it, and {why}; "
+            f"hand the buffers over (FakeDevice.run does) or launch on smaller ones",
+            kernel=kernel,
+        )
+
+
 def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
     """``order`` as an ``(n, 3)`` int32 array of block ids, each checked against the grid."""
     rows = []
@@ -208,6 +224,13 @@ def _ordered(order, grid: tuple, kernel: str) -> np.ndarray:
             )
         rows.append((x, y, z))
     return np.array(rows, dtype=np.int32).reshape(-1, 3)
+
+
+#: The default bound on one chunk's values (``_bytes_per_block`` overestimates them four
+#: times over).  1 GiB lets an element-wise launch over 2^24 f32 elements run as one batch,
+#: whose store then takes the computed tile as the buffer (``Segment.adopt``) instead of
+#: copying it chunk by chunk; the host's memory is checked before a launch starts.
+DEFAULT_CHUNK_BYTES = 1 << 30
 
 
 def _batches(grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int, per_block: int):
@@ -286,7 +309,7 @@ def execute(
     *,
     observer: object = None,
     order: Optional[Sequence[BlockLike]] = None,
-    max_chunk_bytes: int = 256 << 20,
+    max_chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     stream: Optional[TextIO] = None,
     owned: Sequence[int] = (),
     verify: bool = True,
@@ -327,6 +350,7 @@ def execute(
     per_block = _bytes_per_block(fn, limits)
     memory = Memory()
     params, segments = _bind(fn, args, memory, frozenset(owned))
+    _refuse_beyond_host(fn.name, args, frozenset(owned))
     globals_: dict[str, Any] = {}
     for g in module.globals:
         host = np.ascontiguousarray(dense_array(g.value)).reshape(-1).copy()
@@ -367,7 +391,7 @@ def interpret(
     grid: GridLike,
     *,
     observer: object = None,
-    max_chunk_bytes: int = 256 << 20,
+    max_chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     stream: Optional[TextIO] = None,
     order: Optional[Sequence[BlockLike]] = None,
     owned: Sequence[int] = (),

@@ -10,11 +10,14 @@ each refusal names the setting to raise.  ``FakeDevice(max_trips=...)`` and
 
 from __future__ import annotations
 
+import os
+from typing import Optional
+
 import attrs
 
 from tileir.types import MAX_TILE_ELEMENTS
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "power_text"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "power_text", "host_available_bytes", "beyond_host"]
 
 
 def power_text(n: int) -> str:
@@ -58,3 +61,38 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def host_available_bytes() -> Optional[int]:
+    """The memory this host can give now, in bytes: Linux's MemAvailable (free memory plus
+    what the page cache would give back), else free physical pages; None when the system
+    does not say."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+#: bytes any host running tileir can give (no need to ask below this)
+_ALWAYS_THERE = 256 << 20
+
+
+def beyond_host(need: int) -> Optional[str]:
+    """Why ``need`` bytes cannot be had on this host now (the two numbers), or None: a buffer
+    or launch that asks for more is refused before numpy would fail half-way with a bare
+    MemoryError, or the system would start swapping."""
+    if need < _ALWAYS_THERE:  # reading the system's figure costs more than such a launch
+        return None
+    have = host_available_bytes()
+    if have is None or need <= have:
+        return None
+    return f"it needs {need} bytes ({need / 2**30:.1f} GiB) and this host has {have} bytes " + (
+        f"({have / 2**30:.1f} GiB) available"
+    )

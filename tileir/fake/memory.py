@@ -16,7 +16,9 @@ then marked shared and the next write copies it first, so a value once loaded
 never changes under the kernel's feet.  A store that sets every element of a span
 (:meth:`Segment.overwrite`) does not copy what it is about to replace: the rest
 is copied from the shared array only when something reads the segment, or at the
-end (:meth:`Segment.settle`), and not at all where later such stores cover it.
+end (:meth:`Segment.settle`), and not at all where later such stores cover it.  A
+store of a fresh tile array over a whole buffer takes that array as the buffer
+(:meth:`Segment.adopt`), so an element-wise kernel writes its answer once.
 """
 
 from __future__ import annotations
@@ -144,6 +146,26 @@ class Segment:
                 self._pristine = None
         self.written = True
         return self._as(dtype)
+
+    def adopt(self, values: np.ndarray, dtype: np.dtype) -> bool:
+        """Take ``values`` (a fresh array of ``dtype`` that sets every element of a shared
+        backing) as the new backing instead of copying it into one: a store of a whole
+        buffer then costs no copy.  The segment stays shared, since the kernel still
+        holds ``values`` as a tile: the next write copies first.  False when that does not
+        apply (an owned or laned backing, another size, format or layout), and nothing
+        changed."""
+        if (
+            not self.shared
+            or self.count != 1
+            or values.dtype != dtype
+            or values.nbytes != self.backing.nbytes
+            or not values.flags.c_contiguous
+        ):
+            return False
+        self.backing = values.reshape(-1).view(self.backing.dtype)
+        self._typed, self._pristine, self._gaps = {}, None, []
+        self.written = True
+        return True
 
     def settle(self) -> np.ndarray:
         """The backing, complete: bytes an :meth:`overwrite` left to copy are copied now."""

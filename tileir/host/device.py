@@ -36,6 +36,7 @@ from tileir.types import Format
 
 if TYPE_CHECKING:
     from tileir.kernel import Kernel
+    from tileir.record.markers import Param
 
 __all__ = ["Buffer", "Device", "LaunchReport"]
 
@@ -139,16 +140,18 @@ class Device(ABC):
 
     def run(self, kernel: Kernel, *arrays: Any, grid: Optional[Sequence[int]] = None) -> list[Any]:
         """Allocate, copy in, launch and copy out in one call: numpy arrays in (numbers for
-        Scalars), the arguments after the launch out."""
+        Scalars), the arguments after the launch out.  The caller's arrays never change; a
+        device may lend an array instead of copying it (the fake device does, for a
+        contiguous array of the parameter's format) and then hands back, for a lent array
+        the kernel did not write, a read-only view of it."""
         args: list[Any] = []
         for p, a in zip(kernel.params, arrays):
             if p.role == "Scalar":
                 args.append(a)
                 continue
             arr = np.asarray(a)
-            buf = self.alloc(p.format, arr.size)
             try:
-                self.copy_in(buf, arr.reshape(-1))
+                buf = self._stage(p, arr, [x for x in args if isinstance(x, Buffer)])
             except LaunchError as err:
                 raise LaunchError(
                     f"argument {len(args)} ({p.role} {p.format}): {err.message}",
@@ -159,15 +162,19 @@ class Device(ABC):
             args.append(buf)
         if len(arrays) != len(kernel.params):
             args.extend(arrays[len(kernel.params) :])
-        self._launch_staged(kernel, args, grid)
-        return [self._staged_out(a) if isinstance(a, Buffer) else a for a in args]
+        return self._launch_staged(kernel, args, grid)
 
     # Hooks for :meth:`run`, whose buffers are the call's own: nobody else holds them.
-    def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> LaunchReport:
-        """Launch ``args`` as :meth:`run` staged them: a plain :meth:`launch`, unless a
-        device can make use of owning every buffer."""
-        return self.launch(kernel, *args, grid=grid)
+    def _stage(self, param: Param, array: np.ndarray, staged: Sequence[Buffer]) -> Buffer:
+        """The buffer :meth:`run` launches for ``array`` (parameter ``param``; ``staged``:
+        the buffers of the parameters before it): a copy."""
+        buf = self.alloc(param.format, array.size)
+        self.copy_in(buf, array.reshape(-1))
+        return buf
 
-    def _staged_out(self, buf: Buffer) -> np.ndarray:
-        """What :meth:`run` hands back for a buffer it staged: a host copy."""
-        return self.copy_out(buf)
+    def _launch_staged(self, kernel, args: list, grid: Optional[Sequence[int]]) -> list[Any]:
+        """Launch ``args`` as :meth:`run` staged them and hand back what :meth:`run`
+        returns: a plain :meth:`launch` and host copies, unless a device can make use of
+        owning every buffer."""
+        self.launch(kernel, *args, grid=grid)
+        return [self.copy_out(a) if isinstance(a, Buffer) else a for a in args]

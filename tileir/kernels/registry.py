@@ -74,7 +74,29 @@ def register(spec: KernelSpec) -> KernelSpec:
     if spec.name in REGISTRY:
         raise ValueError(f"a kernel named {spec.name!r} is registered already")
     REGISTRY[spec.name] = spec
+    _REGISTERED_BY[spec.name] = _importing_module()
     return spec
+
+
+#: name -> the module whose import registered it (a bundled one, or a user's)
+_REGISTERED_BY: dict[str, str] = {}
+
+
+def _importing_module() -> str:
+    """The innermost caller that is a bundled module, else the direct caller of register:
+    families register through shared helpers, and the index wants the family."""
+    import sys
+    import types
+
+    frame: Optional[types.FrameType] = sys._getframe(2)
+    assert frame is not None  # register's caller
+    direct = frame.f_globals.get("__name__", "?")
+    while frame is not None:
+        module = frame.f_globals.get("__name__")
+        if module in BUNDLED_MODULES:
+            return module
+        frame = frame.f_back
+    return direct
 
 
 #: The modules whose import registers the bundled kernels (the golden library; the families
@@ -107,15 +129,40 @@ def _load_bundled() -> None:
         importlib.import_module(module)
 
 
+def _load_module_of(name: str) -> None:
+    """Import the one bundled module that registers ``name``, by the index (all of them when
+    the index does not know it): looking one kernel up must not import 884."""
+    import importlib
+
+    from tileir.kernels.index import MODULE_OF  # lazy: the index is only needed here
+
+    module = MODULE_OF.get(name)
+    if module is not None:
+        importlib.import_module(module)
+    if name not in REGISTRY:
+        _load_bundled()
+
+
 def get(name: str) -> KernelSpec:
-    """The spec registered under ``name``; a clear error naming the known ones otherwise."""
-    _load_bundled()
+    """The spec registered under ``name``; a clear error naming a few close names otherwise."""
+    if name not in REGISTRY:
+        _load_module_of(name)
     if name not in REGISTRY:
         # a few close names, not the whole library (`tileir list` prints every one)
         close = difflib.get_close_matches(name, REGISTRY, n=4, cutoff=0.6)
         hint = f"did you mean {', '.join(close)}?" if close else "`tileir list` names them all"
         raise KeyError(f"no kernel named {name!r} is registered ({hint})")
     return REGISTRY[name]
+
+
+def index_entries() -> dict:
+    """module -> the names it registers, in registration order, from a full load: what
+    :mod:`tileir.kernels.index` must hold (``python -m tileir.kernels.index`` rewrites it)."""
+    _load_bundled()
+    by_module: dict = {m: [] for m in BUNDLED_MODULES}
+    for name in REGISTRY:
+        by_module[_REGISTERED_BY[name]].append(name)
+    return by_module
 
 
 def names() -> list:

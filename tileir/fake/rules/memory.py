@@ -238,6 +238,14 @@ def _load_view(ctx, op, args):
     return [out if isinstance(out, TileGrid) else to_values(out, fmt), TOKEN_VALUE]
 
 
+def _fresh(ctx, vals) -> bool:
+    """Whether ``vals`` is an array the kernel computed (no buffer's memory): one a store
+    may keep as a buffer's backing without aliasing another buffer or the caller's."""
+    if not isinstance(vals, np.ndarray) or vals.ndim == 0:
+        return False
+    return not any(np.may_share_memory(vals, seg.backing) for seg in ctx.memory.segments)
+
+
 def _store_view(ctx, op, args):
     g = operand_groups(op)
     n_idx = len(g["index"])
@@ -254,10 +262,15 @@ def _store_view(ctx, op, args):
         _check_full(ctx, op, seg, plan, None, lo, hi)
         step = plan.even_step()
         size = plan.offsets.size
-        if step is not None and (step == size or b == 1) and plan.dense():
+        covers = step is not None and (step == size or b == 1) and plan.dense()
+        if covers:
             # the tiles cover one run of elements: nothing there need be copied first
             start = int(plan.origin[0])
-            typed = seg.overwrite(dt, start, start + (b - 1) * step + size)
+            stop = start + (b - 1) * step + size
+            if start == 0 and _fresh(ctx, vals) and seg.adopt(vals, dt):
+                _report(ctx, op, "write", seg, plan, ctx.b)
+                return [TOKEN_VALUE]
+            typed = seg.overwrite(dt, start, stop)
         else:
             typed = seg.writable(dt)
         if step is not None:
