@@ -137,6 +137,7 @@ from tileir.ops.shape import (
     where,
     zeros,
 )
+from tileir.ops.multimem import load_reduce_cell, reduce_cell, store_cell_all
 from tileir.ops.views import (
     address,
     atomic_cell,
@@ -181,6 +182,9 @@ mark_effect_makers(
     atomic_add,
     atomic_cas,
     atomic_cell,
+    load_reduce_cell,
+    reduce_cell,
+    store_cell_all,
     load_window,
     gather,
     scatter,
@@ -210,6 +214,9 @@ __all__ = [
     "atomic_add",
     "atomic_cas",
     "atomic_cell",
+    "load_reduce_cell",
+    "reduce_cell",
+    "store_cell_all",
     "load_window",
     "gather",
     "scatter",
