@@ -102,6 +102,7 @@ from tileir.ops.memory import (
     store_cell,
     store_sub,
 )
+from tileir.ops.multimem import load_reduce_cell, reduce_cell, store_cell_all
 from tileir.ops.reductions import (
     argmax,
     argmin,
@@ -137,7 +138,6 @@ from tileir.ops.shape import (
     where,
     zeros,
 )
-from tileir.ops.multimem import load_reduce_cell, reduce_cell, store_cell_all
 from tileir.ops.views import (
     address,
     atomic_cell,
