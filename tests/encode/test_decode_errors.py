@@ -95,7 +95,7 @@ def test_bad_magic(data):
     refused(data, "magic|truncated")
 
 
-@pytest.mark.parametrize("version", [(13, 0), (13, 5), (12, 4), (14, 1)])
+@pytest.mark.parametrize("version", [(13, 0), (13, 6), (12, 4), (14, 1)])
 def test_unsupported_version(version):
     refused(bytecode(version=version), "unsupported bytecode version")
 

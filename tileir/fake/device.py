@@ -50,7 +50,13 @@ class FakeDevice(Device):
     ``references`` names another for it; ``tolerances`` sets per-kernel float tolerances.
     ``max_trips``, ``max_tile_elements`` and ``max_launch_bytes`` bound each launch
     (:class:`tileir.fake.limits.Limits`); every module is checked before its first launch
-    (:mod:`tileir.fake.admit`)."""
+    (:mod:`tileir.fake.admit`).
+
+    ``devices`` is how many GPUs the device stands for, for the 13.5 multimem ops: a
+    buffer passed for a multicast parameter (``ptr_attr="multicast"``) holds that many
+    replicas of the buffer back to back (:meth:`alloc_multicast` makes one), the multimem
+    ops reach every replica, and a reference sees all of them (the flat array;
+    ``array.reshape(devices, -1)`` is one row per replica)."""
 
     name = "fake"
 
@@ -64,10 +70,16 @@ class FakeDevice(Device):
         max_trips: int = DEFAULT_LIMITS.max_trips,
         max_tile_elements: int = DEFAULT_LIMITS.max_tile_elements,
         max_launch_bytes: int = DEFAULT_LIMITS.max_launch_bytes,
+        devices: int = 1,
     ):
         if mode not in MODES:
             raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", op="FakeDevice")
         self.mode = mode
+        if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
+            raise UsageError(
+                f"devices={devices!r} is not a whole number of 1 or more", op="FakeDevice"
+            )
+        self.devices = devices
         # bounds on one launch (tileir.fake.limits): no module may run or grow for ever
         self.limits = Limits(
             max_trips=max_trips,
@@ -89,6 +101,16 @@ class FakeDevice(Device):
         if length < 0:
             raise UsageError(f"length {length} is negative", op="alloc")
         return Buffer(self, fmt, int(length), np.zeros(int(length), dtype=fmt.numpy_dtype))
+
+    def alloc_multicast(self, fmt: Format, length: int) -> Buffer:
+        """A buffer for a multicast parameter: ``devices`` replicas of ``length`` elements,
+        back to back (``copy_in`` an array of ``devices * length``; ``copy_out`` gives it
+        back, one replica after another)."""
+        if isinstance(length, bool) or not hasattr(length, "__index__") or length < 0:
+            raise UsageError(
+                f"length must be a whole number, got {length!r}", op="alloc_multicast"
+            )
+        return self.alloc(fmt, self.devices * int(length))
 
     def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
         src = np.asarray(array)
@@ -143,6 +165,7 @@ class FakeDevice(Device):
             observer=self.observer,
             owned=owned,
             limits=self.limits,
+            devices=self.devices,
         )
         return list(out[: len(values)])
 
