@@ -327,7 +327,8 @@ def test_a_pointer_with_ptr_attr_none_decodes():
 @pytest.mark.parametrize(
     "pointer,words",
     [
-        (b"\x0c\x01\x00\x01", "ptr_attr value 1 is not one of the 1 13.4 defines"),
+        (b"\x0c\x01\x00\x01", r"ptr_attr value 1 \(unicast\) needs bytecode 13.5"),
+        (b"\x0c\x01\x00\x03", "ptr_attr value 3 is not one of the 3 13.5 defines"),
         (b"\x0c\x03\x00\x00", "pointer type flags 0x3 set bits other than bit 0"),
         (b"\x0c\x01\x00", "past the end|truncated|ends"),
     ],

@@ -256,9 +256,7 @@ def _bind(
                         f"not {replicas} equal replicas (one per device)",
                         kernel=entry,
                     )
-                seg = memory.add(
-                    i, np.ascontiguousarray(arr), count=replicas, borrowed=not mine
-                )
+                seg = memory.add(i, np.ascontiguousarray(arr), count=replicas, borrowed=not mine)
             segments[i] = seg
             values.append(np.array([seg.base], dtype=np.int64))
         else:
@@ -333,7 +331,9 @@ def execute(
     per_block = _bytes_per_block(fn, limits)
     memory = Memory()
     if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
-        raise InterpretError(f"devices={devices!r} is not a whole number of 1 or more", kernel=entry)
+        raise InterpretError(
+            f"devices={devices!r} is not a whole number of 1 or more", kernel=entry
+        )
     params, segments = _bind(fn, args, memory, frozenset(owned), devices)
     globals_: dict[str, Any] = {}
     for g in module.globals:

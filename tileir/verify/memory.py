@@ -151,7 +151,9 @@ def _atomic_red_view(c, op):
             "without padding"
         )
     if view.tensor_view.ptr_attr == "multicast":
-        c.fail(f"multicast ptr_attr is not allowed here ({view.tensor_view}); use the multimem ops")
+        c.fail(
+            f"multicast ptr_attr is not allowed here ({view.tensor_view}); use the multimem ops"
+        )
     view_index(c, view, g["index"])
     if g["value"][0].type != view_tile(view):
         c.fail(f"value is {g['value'][0].type}; {view} holds {view_tile(view)}")

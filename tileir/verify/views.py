@@ -145,7 +145,9 @@ def view_index(c, view, index) -> None:
 def _no_multicast(c, view) -> None:
     # (13.5's verifier: "multicast ptr_attr is not allowed"; only the multimem ops take one)
     if view.tensor_view.ptr_attr == "multicast":
-        c.fail(f"multicast ptr_attr is not allowed here ({view.tensor_view}); use the multimem ops")
+        c.fail(
+            f"multicast ptr_attr is not allowed here ({view.tensor_view}); use the multimem ops"
+        )
 
 
 def _inbounds(c, op, n) -> None:

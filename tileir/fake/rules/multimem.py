@@ -63,7 +63,9 @@ def _load_reduce(ctx, op, args):
     out = np.where(inb, out, np.zeros((), dtype=out.dtype))
     if ctx.watch_memory:
         for r in range(seg.count):
-            ctx.memory_event(op, "read", seg.key, widen(idx + r * replica, ctx.b), widen(inb, ctx.b))
+            ctx.memory_event(
+                op, "read", seg.key, widen(idx + r * replica, ctx.b), widen(inb, ctx.b)
+            )
     return [out, TOKEN_VALUE]
 
 
