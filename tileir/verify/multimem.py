@@ -42,6 +42,14 @@ def _rule(c, op, has_value: bool) -> None:
             f"inbounds size ({len(inbounds)}) must match the number of index dimensions "
             f"({len(g['index'])})"
         )
+    element = view.tensor_view.element
+    if element.name in ("f16", "bf16"):
+        units = sum(1 for stride in view.tensor_view.strides if stride == 1)
+        if units != 1:
+            c.fail(
+                f"f16/bf16 multimem views must have exactly one element stride statically "
+                f"known to equal 1; got {units} ({view.tensor_view})"
+            )
     reduction = attr_of(op, "reduction") if op.name != "multimem_store_view_tko" else None
     try:
         check_multimem(
