@@ -4,9 +4,9 @@ recorder's refusals of the same things (tileir.ir.attr_rules.check_multimem)."""
 from __future__ import annotations
 
 import pytest
+
 from support.multimem_cases import MATRIX, multimem_module
 from support.tools import needs_tools
-
 from tileir.encode import encode
 from tileir.errors import ToolError, VerifyError
 from tileir.verify import verify
