@@ -25,7 +25,7 @@ def run(command: str, args: argparse.Namespace) -> int:
     spec = get(args.name)
     kernel = spec.kernel()
     inputs, grid = spec.inputs(np.random.default_rng(args.seed))
-    dev = FakeDevice(mode=args.mode)
+    dev = FakeDevice(mode=args.mode, devices=spec.devices)
     buffers = []
     for p, value in zip(kernel.params, inputs):
         if p.role == "Scalar":
