@@ -231,7 +231,7 @@ def check_atomic(op: str, mode: Optional[str], fmt: Format, ordering: str, scope
         )
 
 
-#: The element formats the multimem ops take (docs/dialect.md §1.5).
+#: The element formats the multimem ops take (docs/dialect.md §1.13).
 MULTIMEM_FORMATS = ("f16", "bf16", "f32", "f64", "i32", "i64")
 #: The memory orderings each multimem op takes.
 MULTIMEM_ORDERINGS = {
@@ -251,7 +251,7 @@ def check_multimem(
     reduction: Optional[str],
 ) -> None:
     """A multimem op's element format, tile size, ordering, scope and reduction, as the 13.5
-    verifier takes them (docs/dialect.md §1.5): f16 / bf16 / f32 / f64 / i32 / i64 elements,
+    verifier takes them (docs/dialect.md §1.13): f16 / bf16 / f32 / f64 / i32 / i64 elements,
     a float tile of a multiple of 4 bytes, an ordering of the op's, a scope exactly when the
     ordering is not weak (``multimem_reduce_view_tko`` is never weak), and a reduction the
     format takes (and / or / xor / umin / umax on integers; min / max on floats only for a

@@ -28,8 +28,8 @@ import numpy as np
 
 from tileir.encode import decode, encode, required_version
 from tileir.errors import TileIRError
-from tileir.ir.dialect import version_text
 from tileir.fake import FakeDevice
+from tileir.ir.dialect import version_text
 from tileir.kernels.registry import KernelSpec, get
 from tileir.real.cache import cubin_for
 from tileir.real.cubin import kernel_names

@@ -2,7 +2,7 @@
 multicast buffer.
 
 A buffer marked ``ptr_attr="multicast"`` stands for the copies of one allocation that a
-multicast object maps on each GPU of an NVSwitch fabric (docs/dialect.md §1.5).  Its cells
+multicast object maps on each GPU of an NVSwitch fabric (docs/dialect.md §1.13).  Its cells
 are read and written only through these three operations (the 13.5 verifier refuses the
 other memory ops on a multicast pointer):
 

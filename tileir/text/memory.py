@@ -155,7 +155,7 @@ def _atomic_red_view(p, op):
 
 
 def _multimem(p, op):
-    """The three multimem ops (13.5, docs/dialect.md §1.5): unlike load / store_view_tko the
+    """The three multimem ops (13.5, docs/dialect.md §1.13): unlike load / store_view_tko the
     token is listed among the operand types, the reduction is a generic ``attributes``
     clause left out when it is ``add``, and where no ``inbounds`` list is printed one more
     space stands before the clause (or the colon)."""

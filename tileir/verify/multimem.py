@@ -1,4 +1,4 @@
-"""Type rules of the multimem ops (13.5; part of ``VERIFY_RULES``) (docs/dialect.md §1.5); the
+"""Type rules of the multimem ops (13.5; part of ``VERIFY_RULES``) (docs/dialect.md §1.13); the
 other memory ops' rules refuse a multicast pointer (§2.2).
 
 A multimem op reads or writes a ``partition_view`` of a ``tensor_view`` whose pointer

@@ -1,5 +1,5 @@
 """numpy rules of the multimem ops (13.5): one access of a cell on every replica of a
-multicast buffer (docs/dialect.md §1.5; the fake device's model is docs/testing.md
+multicast buffer (docs/dialect.md §1.13; the fake device's model is docs/testing.md
 "Multicast buffers").
 
 A multicast argument is mapped as one segment of ``devices`` lanes, one per simulated GPU
