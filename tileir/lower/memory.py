@@ -8,7 +8,7 @@ line through the function (``together`` forks it and joins the ends).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from tileir.ir.module import Value
 from tileir.record.program import (
@@ -156,12 +156,13 @@ class MemoryInstrs(Walk):
         # a multicast view carries no padding value: no replica reads past the extent
         pv = self.view(ins.param, ins.view, ins.loc, padded=False)
         index = self._index(ins.index)
-        attrs = {"memory_ordering": ins.ordering, "memory_scope": ins.scope}
+        attrs: dict[str, Any] = {"memory_ordering": ins.ordering}
+        if ins.scope is not None:
+            attrs["memory_scope"] = ins.scope
         if ins.reduction is not None:
             attrs["reduction"] = ins.reduction
         if any(ins.inbounds):
             attrs["inbounds"] = ins.inbounds
-        attrs = {k: v for k, v in attrs.items() if v is not None}
         if ins.value is None:  # load_reduce: a tile and the token
             assert ins.type is not None  # (ops.multimem gives a load-reduce its tile type)
             tile, self.token = self.emit(

@@ -36,9 +36,12 @@ __all__ = ["VERIFY_MEMORY_RULES"]
 
 def _pointers(c, v, access: bool = True) -> TileType:
     t = tile(c, v, "pointers")
-    if not isinstance(t.element, PointerType):
+    element = t.element
+    if not isinstance(element, PointerType):
         c.fail(f"pointers is {t}, not a tile of pointers")
-    if access and t.element.attr == "multicast":  # (13.5's verifier; offset only moves them)
+    if (
+        access and isinstance(element, PointerType) and element.attr == "multicast"
+    ):  # (13.5's verifier; offset only moves them)
         c.fail(f"multicast pointer is not allowed here ({t}); only the multimem ops take one")
     return t
 

@@ -42,7 +42,7 @@ def _access(ctx, op, args, has_value: bool):
     first = 2 if has_value else 1
     index_vals = args[first : first + n_idx]
     sizes = [batch_of(view)] + [v.shape[0] for v in index_vals]
-    if has_value:  # a write is one contribution per block, even of equal operands
+    if value is not None:  # a write is one contribution per block, even of equal operands
         sizes += [ctx.b, value.shape[0]]
     b = max(sizes)
     seg, plan, lo, hi, fmt = _plan(ctx, op, view, index_vals, g["index"], b)
