@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: Bytecode versions tileir reads and writes, oldest first (``tileiras`` 13.5.37 reads all
-#: five; 13.4.92 reads 13.1 to 13.4: docs/bytecode.md §1).
+#: five; 13.4.92 reads 13.1 to 13.4: docs/bytecode.md §3.2).
 VERSIONS: tuple[tuple[int, int], ...] = ((13, 1), (13, 2), (13, 3), (13, 4), (13, 5))
 
 
