@@ -118,3 +118,63 @@ def _matrix() -> list:
 
 #: ``(op key, format, keywords of multimem_module)`` per case.
 MATRIX = _matrix()
+
+
+#: The memory ops other than multimem ones, which refuse a multicast pointer (13.5).
+OTHER_MEMORY_OPS = (
+    "atomic_rmw_tko",
+    "atomic_cas_tko",
+    "load_ptr_tko",
+    "store_ptr_tko",
+    "load_view_tko",
+    "store_view_tko",
+    "atomic_red_view_tko",
+)
+
+
+def other_op_module(op: str, ptr_attr: Optional[str]) -> Module:
+    """One ``op`` on an i32 buffer whose pointer carries ``ptr_attr``."""
+    T, I = TileType, Format("i32")
+    ptr = T((), PointerType(I, ptr_attr))
+    b = FunctionBuilder("k", [ptr])
+    (p,) = b.params
+    v = b.op("constant", [], [T((16,), I)], value=dense_of(T((16,), I), 1))
+    if op.endswith("_ptr_tko") or op.startswith("atomic_rmw") or op.startswith("atomic_cas"):
+        one = b.op("reshape", [p], [T((1,), PointerType(I, ptr_attr))])
+        ptrs = b.op("broadcast", [one], [T((16,), PointerType(I, ptr_attr))])
+        shape = T((16,), I)
+        if op == "atomic_rmw_tko":
+            b.op(
+                op,
+                [ptrs, v],
+                [shape, TOKEN],
+                segments=(1, 1, 0, 0),
+                memory_ordering="relaxed",
+                memory_scope="device",
+                mode="add",
+            )
+        elif op == "atomic_cas_tko":
+            b.op(
+                op,
+                [ptrs, v, v],
+                [shape, TOKEN],
+                segments=(1, 1, 1, 0, 0),
+                memory_ordering="relaxed",
+                memory_scope="device",
+            )
+        elif op == "load_ptr_tko":
+            b.op(op, [ptrs], [shape, TOKEN], segments=(1, 0, 0, 0))
+        else:
+            b.op(op, [ptrs, v], [TOKEN], segments=(1, 1, 0, 0))
+        return Module((b.finish(),))
+    bx, _, _ = b.op("get_tile_block_id", [], [_S32] * 3)
+    tv_t = TensorViewType(I, (64,), (1,), ptr_attr)
+    tv = b.op("make_tensor_view", [p], [tv_t], segments=(1, 0, 0))
+    pv = b.op("make_partition_view", [tv], [PartitionViewType((16,), tv_t, (0,), None)])
+    if op == "load_view_tko":
+        b.op(op, [pv, bx], [T((16,), I), TOKEN], segments=(1, 1, 0))
+    elif op == "store_view_tko":
+        b.op(op, [v, pv, bx], [TOKEN], segments=(1, 1, 1, 0))
+    else:
+        b.op(op, [pv, bx, v], [TOKEN], segments=(1, 1, 1, 0), memory_scope="device", mode="add")
+    return Module((b.finish(),))

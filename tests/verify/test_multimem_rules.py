@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.multimem_cases import MATRIX, multimem_module
+from support.multimem_cases import MATRIX, OTHER_MEMORY_OPS, multimem_module, other_op_module
 from support.tools import needs_tools
 from tileir.encode import encode
 from tileir.errors import ToolError, VerifyError
@@ -59,3 +59,31 @@ def test_the_checker_names_what_it_refuses(op, fmt, kw, words):
 
     with pytest.raises(VerifyError, match=words):
         verify(multimem_module(op, Format(fmt), **kw))
+
+
+@pytest.mark.parametrize("ptr_attr", ["multicast", "unicast"])
+@pytest.mark.parametrize("op", OTHER_MEMORY_OPS)
+def test_other_memory_ops_refuse_a_multicast_pointer_and_take_a_unicast_one(op, ptr_attr):
+    module = other_op_module(op, ptr_attr)
+    if ptr_attr == "multicast":
+        with pytest.raises(VerifyError, match="multicast (ptr_attr|pointer) is not allowed"):
+            verify(module)
+    else:
+        verify(module)
+
+
+@needs_tools
+@pytest.mark.parametrize("ptr_attr", ["multicast", "unicast"])
+@pytest.mark.parametrize("op", OTHER_MEMORY_OPS)
+def test_other_memory_ops_agree_with_tileirdisasm_13_5(op, ptr_attr):
+    from tileir.real import tileiras
+
+    if not tileiras.tool_version("tileirdisasm").startswith("13.5"):
+        pytest.skip("needs tileirdisasm 13.5 (TILEIR_TOOLS_DIR)")
+    module = other_op_module(op, ptr_attr)
+    try:
+        tileiras.disassemble(encode(module, (13, 5)))
+        theirs = True
+    except ToolError:
+        theirs = False
+    assert _ours(module) == theirs == (ptr_attr == "unicast")
