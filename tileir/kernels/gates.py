@@ -33,7 +33,7 @@ from tileir.ir.dialect import version_text
 from tileir.kernels.registry import KernelSpec, get
 from tileir.real.cache import cubin_for
 from tileir.real.cubin import kernel_names
-from tileir.real.tileiras import disassemble
+from tileir.real.tileiras import disassemble, tool_version
 
 # the module, not the function: a test's mutant renderer (monkeypatched) must reach the gate
 from tileir.text import render as text_render
@@ -191,6 +191,15 @@ def gate_text(spec: KernelSpec, root: Optional[Path] = None) -> GateResult:
     module = spec.kernel().module
     if decode(first["bytecode"]) != module:
         return GateResult(spec.name, False, "the bytecode decodes to a different Module")
+    lowest = required_version(module)
+    if lowest >= (13, 5) and not _reads_13_5():
+        return GateResult(
+            spec.name,
+            False,
+            f"the kernel needs bytecode {version_text(lowest)} and tileirdisasm "
+            f"{tool_version('tileirdisasm')} reads 13.1 to 13.4: install "
+            "nvidia-cuda-tileiras 13.5.37 (or point TILEIR_TOOLS_DIR at it)",
+        )
     shown = disassemble(first["bytecode"], kernel=spec.name)
     if normalize_ssa(shown) != normalize_ssa(first["text"]):
         return GateResult(spec.name, False, "tileirdisasm prints other text than render")
@@ -198,6 +207,12 @@ def gate_text(spec: KernelSpec, root: Optional[Path] = None) -> GateResult:
     return GateResult(
         spec.name, True, f"text and bytes pinned ({versions}), tileirdisasm agrees, decodes equal"
     )
+
+
+def _reads_13_5() -> bool:
+    """Whether the tileirdisasm found reads bytecode 13.5 (13.5.37 does, 13.4.92 does not)."""
+    major_minor = tuple(int(p) for p in tool_version("tileirdisasm").split(".")[:2] if p.isdigit())
+    return major_minor >= (13, 5)
 
 
 @_guarded
