@@ -57,6 +57,7 @@ __all__ = [
     "DYNAMIC",
     "PADDING_VALUES",
     "PTR_ATTRS",
+    "PTR_ATTR_SINCE",
     "MAX_TILE_ELEMENTS",
     "format_of_dtype",
     "FREE_AXIS",
@@ -92,10 +93,13 @@ DYNAMIC: None = None
 #: The dialect's padding values, in their enum order.
 PADDING_VALUES = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")
 
-#: The values of 13.4's pointer attribute (``ptr_attr``), in their enum order.  tileiras
-#: 13.4.92 knows only ``none`` (codes 1-5 are refused as "not a valid pointer
-#: classification"); a pointer or tensor view without the attribute is a different type.
-PTR_ATTRS = ("none",)
+#: The values of the pointer attribute (``ptr_attr``), in their enum order (docs/dialect.md
+#: §2.2): ``none`` (13.4), ``unicast`` and ``multicast`` (13.5; tileiras 13.4.92 refuses codes
+#: 1 and 2, 13.5.37 refuses them in a file older than 13.5); a pointer or tensor view
+#: without the attribute is a different type.
+PTR_ATTRS = ("none", "unicast", "multicast")
+#: The first bytecode version of each ptr_attr value.
+PTR_ATTR_SINCE = {"none": (13, 4), "unicast": (13, 5), "multicast": (13, 5)}
 
 #: The most elements one tile may hold (CT:Verif).
 MAX_TILE_ELEMENTS = 1 << 24

@@ -60,8 +60,9 @@ MATH_FLOATS = (F32, F64)
 CONST_ONLY = (F8E4M3FN, F8E5M2, F8E8M0FNU)
 IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf")
 S32, S1 = TileType((), I32), TileType((), I1)
-#: A pointer drawn fresh carries 13.4's ptr_attr or not (None first: it shrinks to "absent").
-PTR_ATTR_CHOICES = (None,) + PTR_ATTRS
+#: A pointer drawn fresh carries a ptr_attr or not (None first: it shrinks to "absent"); not
+#: multicast, which only the multimem ops may access (every other memory op refuses it)
+PTR_ATTR_CHOICES = (None,) + tuple(a for a in PTR_ATTRS if a != "multicast")
 
 
 def is_float(t) -> bool:

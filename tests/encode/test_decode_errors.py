@@ -95,7 +95,7 @@ def test_bad_magic(data):
     refused(data, "magic|truncated")
 
 
-@pytest.mark.parametrize("version", [(13, 0), (13, 5), (12, 4), (14, 1)])
+@pytest.mark.parametrize("version", [(13, 0), (13, 6), (12, 4), (14, 1)])
 def test_unsupported_version(version):
     refused(bytecode(version=version), "unsupported bytecode version")
 
@@ -327,7 +327,8 @@ def test_a_pointer_with_ptr_attr_none_decodes():
 @pytest.mark.parametrize(
     "pointer,words",
     [
-        (b"\x0c\x01\x00\x01", "ptr_attr value 1 is not one of the 1 13.4 defines"),
+        (b"\x0c\x01\x00\x01", r"ptr_attr value 1 \(unicast\) needs bytecode 13.5"),
+        (b"\x0c\x01\x00\x03", "ptr_attr value 3 is not one of the 3 13.5 defines"),
         (b"\x0c\x03\x00\x00", "pointer type flags 0x3 set bits other than bit 0"),
         (b"\x0c\x01\x00", "past the end|truncated|ends"),
     ],

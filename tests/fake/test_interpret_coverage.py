@@ -15,7 +15,7 @@ from tileir.ir.rule_table import rule_table
 
 def test_table_covers_every_body_op():
     assert set(NUMPY_RULES) == set(BODY_OPS)
-    assert len(BODY_OPS) == 102
+    assert len(BODY_OPS) == 105
 
 
 def test_control_flow_is_marked_and_everything_else_has_a_rule():

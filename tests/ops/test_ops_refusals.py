@@ -196,7 +196,7 @@ PURE = [
         "int_to_ptr ptr_attr",
         lambda x: int_to_ptr(convert(x, I64), F32, ptr_attr="restrict"),
         "int_to_ptr",
-        "ptr_attr must be None or one of ('none',)",
+        "ptr_attr must be None or one of ('none', 'unicast', 'multicast')",
     ),
     (
         "fast_acc on ints",
@@ -559,8 +559,14 @@ def test_float_roundings_and_ftz_agree_with_the_checker(op):
 @pytest.mark.parametrize(
     "make, words",
     [
-        (lambda: In(F32, G, ptr_attr="restrict"), "ptr_attr must be one of ('none',)"),
-        (lambda: Shared(F32, ptr_attr=1), "ptr_attr must be one of ('none',)"),
+        (
+            lambda: In(F32, G, ptr_attr="restrict"),
+            "ptr_attr must be one of ('none', 'unicast', 'multicast')",
+        ),
+        (
+            lambda: Shared(F32, ptr_attr=1),
+            "ptr_attr must be one of ('none', 'unicast', 'multicast')",
+        ),
         (lambda: __import__("tileir").Scalar(F32, ptr_attr="none"), "a value has no pointer"),
     ],
 )
@@ -598,7 +604,10 @@ def test_scratch_and_global_addresses_take_a_ptr_attr_and_refuse_others():
         yield scratch(F32, 16, ptr_attr="classified")
 
     err = _refused(body)
-    assert err.op == "alloca" and "ptr_attr must be None or one of ('none',)" in err.message
+    assert (
+        err.op == "alloca"
+        and "ptr_attr must be None or one of ('none', 'unicast', 'multicast')" in err.message
+    )
     assert err.where and "test_ops_refusals.py" in err.where
 
 

@@ -417,3 +417,70 @@ def _assume() -> Case:
 
 
 CASES.append(_assume())
+
+
+# ----------------------------------------------------------------------------- multimem (13.5)
+
+
+def _multimem() -> Case:
+    """Every multimem op and reduction kind, and atomic_cell's inbounds, on one replica (the
+    interpreter's default of one device; tests/fake/test_multimem_fake.py runs several)."""
+    from tileir import load_reduce_cell, reduce_cell, store_cell_all
+
+    own = cells([16], [16], along=[FREE_AXIS])
+    kinds = ("add", "min", "max", "and", "or", "xor", "umin", "umax")
+
+    def body(x, out, acc, plain):
+        t = yield load_reduce_cell(x, inbounds=True)
+        for kind in kinds[1:]:
+            t = t ^ (yield load_reduce_cell(x, reduction=kind, ordering="acquire", scope="sys"))
+        yield store_cell_all(out, t, ordering="release", scope="device", inbounds=True)
+        for i, kind in enumerate(kinds):
+            order = ("relaxed", "release")[i % 2]
+            yield reduce_cell(acc, t + i, [0], reduction=kind, ordering=order, inbounds=i == 0)
+        yield atomic_cell("add", plain, t, [0], inbounds=True)
+
+    def build():
+        return trace(
+            "multimem",
+            body,
+            In(I32, G64, ptr_attr="multicast"),
+            Out(I32, G64, ptr_attr="multicast"),
+            Shared(I32, own, ptr_attr="multicast"),
+            Shared(I32, own, ptr_attr="unicast"),
+        )
+
+    def inputs(rng):
+        return [
+            rng.integers(-1000, 1000, N).astype(np.int32),
+            np.zeros(N, np.int32),
+            rng.integers(-1000, 1000, 16).astype(np.int32),
+            np.zeros(16, np.int32),
+        ], (4,)
+
+    def reference(args):
+        x, out, acc, plain = (np.array(v) for v in args)
+        t = x.copy()  # one replica: every load-reduce reads x itself
+        for _ in kinds[1:]:
+            t = t ^ x
+        out = t.copy()
+        rows = t.reshape(4, 16)
+        for i, kind in enumerate(kinds):
+            for row in rows:
+                v = row + i
+                if kind == "add":
+                    acc = acc + v
+                elif kind in ("min", "max"):
+                    acc = np.minimum(acc, v) if kind == "min" else np.maximum(acc, v)
+                elif kind in ("umin", "umax"):
+                    u, w = acc.view(np.uint32), v.view(np.uint32)
+                    acc = (np.minimum(u, w) if kind == "umin" else np.maximum(u, w)).view(np.int32)
+                else:
+                    acc = {"and": acc & v, "or": acc | v, "xor": acc ^ v}[kind]
+        plain = plain + rows.sum(axis=0, dtype=np.int32)
+        return [x, out, acc.astype(np.int32), plain.astype(np.int32)]
+
+    return Case("multimem", build, inputs, reference, archs=("sm_100", "sm_103", "sm_107"))
+
+
+CASES.append(_multimem())

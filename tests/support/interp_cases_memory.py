@@ -534,3 +534,48 @@ def narrow_format_buffers(run):
     assert res[3][:3].tolist() == [2.0, -1.0, 2.25] and np.isnan(res[3][3])
     assert res[4].tolist() == [-8, 7, -1, 3]
     assert res[2].dtype == ml_dtypes.int4 and res[2].tolist() == [0, -2, -2, 6]  # wraps in i4
+
+
+@case("multimem_load_reduce_view_tko", "multimem_reduce_view_tko", "multimem_store_view_tko")
+def multimem_on_three_replicas(run):
+    from tileir.types import PartitionViewType, TensorViewType
+
+    mc = PointerType(I32, "multicast")
+    fb = FunctionBuilder("k", [TileType((), mc), TileType((), mc)])
+    views = []
+    for p in fb.params:
+        tv_t = TensorViewType(I32, (8,), (1,), "multicast")
+        (tv,) = fb.op("make_tensor_view", (p,), (tv_t,), segments=(1, 0, 0))
+        pv_t = PartitionViewType((4,), tv_t, (0,), None)
+        views.append(fb.op("make_partition_view", (tv,), (pv_t,))[0])
+    src, dst = views
+    bx, _, _ = fb.block_id()
+    t, tok = fb.op(
+        "multimem_load_reduce_view_tko",
+        (src, bx),
+        (tile((4,), I32), TOKEN),
+        {"memory_ordering": "weak", "reduction": "umax"},
+        segments=(1, 1, 0),
+    )
+    (tok,) = fb.op(
+        "multimem_store_view_tko",
+        (dst, t, bx, tok),
+        (TOKEN,),
+        {"memory_ordering": "weak"},
+        segments=(1, 1, 1, 1),
+    )
+    fb.op(
+        "multimem_reduce_view_tko",
+        (dst, t, bx, tok),
+        (TOKEN,),
+        {"memory_ordering": "relaxed", "memory_scope": "device", "reduction": "add"},
+        segments=(1, 1, 1, 1),
+    )
+    fb.ret()
+    x = np.array([[1, -1, 5, 0, 7, 2, 3, 4], [2, 3, -5, 0, 1, 9, 3, 8], [0, 0, 0, 1, 6, 6, 6, 6]])
+    res = run(
+        fb.module(), "k", [x.astype(np.int32).reshape(-1), np.zeros(24, np.int32)], (2,), devices=3
+    )
+    u = x.astype(np.int32).view(np.uint32).max(axis=0).view(np.int32)
+    # every replica of dst got the stored tile, then the tile added once more
+    assert res[1].reshape(3, 8).tolist() == [list(u * 2)] * 3

@@ -331,6 +331,96 @@ def memory_ops() -> Module:
     return Module((b.finish(),), globals=globals_, producer="tileir tests")
 
 
+def multimem_ops() -> Module:
+    """The 13.5 additions: the three multimem ops (formats, orderings, scopes, reductions,
+    inbounds, with and without a token), unicast and multicast pointers, and
+    atomic_red_view_tko's inbounds."""
+    mc_f16, mc_i32 = T((), PointerType(F16, "multicast")), T((), PointerType(I32, "multicast"))
+    uni = T((), PointerType(F32, "unicast"))
+    b = FnBuilder("multimem_ops", [mc_f16, mc_i32, uni, T((), PointerType(I32))])
+    ph, pi, pu, plain = b.params
+    tok = b.op("make_token", [], [TOKEN])
+    bx, by, _bz = b.op("get_tile_block_id", [], [S_I32] * 3)
+    views = []
+    for ptr, fmt in ((ph, F16), (pi, I32)):
+        tv_t = TensorViewType(fmt, (64, 64), (64, 1), "multicast")
+        tv = b.op("make_tensor_view", [ptr], [tv_t], segments=(1, 0, 0))
+        pv_t = PartitionViewType((8, 16), tv_t, (0, 1), None)
+        views.append((b.op("make_partition_view", [tv], [pv_t]), T((8, 16), fmt)))
+    (hv, ht), (iv, it) = views
+    lr = "multimem_load_reduce_view_tko"
+    h, t1 = b.op(lr, [hv, bx, by], [ht, TOKEN], segments=(1, 2, 0))
+    b.op(
+        lr,
+        [hv, bx, by, t1],
+        [ht, TOKEN],
+        segments=(1, 2, 1),
+        memory_ordering="relaxed",
+        memory_scope="device",
+        reduction="min",
+    )
+    i, t2 = b.op(
+        lr,
+        [iv, bx, by, tok],
+        [it, TOKEN],
+        segments=(1, 2, 1),
+        memory_ordering="acquire",
+        memory_scope="sys",
+        reduction="umax",
+        inbounds=(True, False),
+    )
+    rd = "multimem_reduce_view_tko"
+    t3 = b.op(rd, [hv, h, bx, by], [TOKEN], segments=(1, 1, 2, 0), memory_scope="device")
+    b.op(
+        rd,
+        [iv, i, bx, by, t3],
+        [TOKEN],
+        segments=(1, 1, 2, 1),
+        memory_ordering="release",
+        memory_scope="tl_blk",
+        reduction="xor",
+        inbounds=(False, True),
+    )
+    st = "multimem_store_view_tko"
+    t4 = b.op(st, [hv, h, bx, by, t2], [TOKEN], segments=(1, 1, 2, 1))
+    b.op(
+        st,
+        [iv, i, bx, by, t4],
+        [TOKEN],
+        segments=(1, 1, 2, 1),
+        memory_ordering="release",
+        memory_scope="sys",
+        inbounds=(True, True),
+    )
+    b.op(
+        st,
+        [iv, i, bx, by],
+        [TOKEN],
+        segments=(1, 1, 2, 0),
+        memory_ordering="relaxed",
+        memory_scope="device",
+    )
+    # a unicast pointer's view, and atomic_red_view_tko's inbounds (13.5)
+    tv_u = TensorViewType(F32, (64,), (1,), "unicast")
+    b.op("make_tensor_view", [pu], [tv_u], segments=(1, 0, 0))
+    tv_p = TensorViewType(I32, (64, 64), (64, 1))
+    pv_p = b.op(
+        "make_partition_view",
+        [b.op("make_tensor_view", [plain], [tv_p], segments=(1, 0, 0))],
+        [PartitionViewType((8, 16), tv_p, (0, 1), None)],
+    )
+    b.op(
+        "atomic_red_view_tko",
+        [pv_p, bx, by, i],
+        [TOKEN],
+        segments=(1, 2, 1, 0),
+        memory_scope="device",
+        mode="add",
+        inbounds=(True, False),
+    )
+    return Module((b.finish(),))
+
+
 def control_ops() -> Module:
     b = FnBuilder("control_ops", [PTR_F32, S_I32])
     _p, n = b.params
@@ -619,6 +709,7 @@ CASES = {
         int_ops,
         convert_ops,
         memory_ops,
+        multimem_ops,
         control_ops,
         reduce_ops,
         shape_ops,

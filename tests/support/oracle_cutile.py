@@ -49,8 +49,23 @@ from tileir.types import (
     TokenType,
 )
 
-# cuTile spells 13.4's only pointer attribute `Default`; tileir spells it as the text does
-_PTR_ATTR = {None: PtrAttr.Missing, "none": PtrAttr.Default}
+
+class _PtrAttrCode:
+    """A pointer attribute code cuTile 1.7.0's ``PtrAttr`` enum lacks (13.5's unicast and
+    multicast): its writer appends ``_value_`` and compares with ``PtrAttr.Missing``, so a
+    stand-in with the code's byte is written as the enum's own members are."""
+
+    def __init__(self, code: int) -> None:
+        self._value_ = bytes([code])
+
+
+# cuTile spells 13.4's pointer attribute `none` as `Default`; tileir spells it as the text does
+_PTR_ATTR = {
+    None: PtrAttr.Missing,
+    "none": PtrAttr.Default,
+    "unicast": _PtrAttrCode(1),
+    "multicast": _PtrAttrCode(2),
+}
 
 __all__ = ["oracle_bytes", "oracle_text", "WRITERS"]
 
@@ -59,6 +74,7 @@ _VERSIONS = {
     "13.2": bc.BytecodeVersion.V_13_2,
     "13.3": bc.BytecodeVersion.V_13_3,
     "13.4": bc.BytecodeVersion.V_13_4,
+    "13.5": bc.BytecodeVersion.V_13_5,
 }
 
 _SIMPLE = {
@@ -100,6 +116,7 @@ _ENUM_CLASS = {
     "memory_scope": E.MemoryScope,
     "atomic_mode": E.AtomicRMWMode,
     "symbol_visibility": E.SymbolVisibility,
+    "multimem_reduction_kind": E.MultimemReductionKind,
 }
 
 
@@ -444,7 +461,51 @@ def _w_red_view(ctx, op, g):
         _a(op, "memory_ordering"),
         _a(op, "memory_scope"),
         _a(op, "mode"),
-        [False] * len(g["index"]),
+        attr_of(op, "inbounds") or [False] * len(g["index"]),
+    )
+
+
+def _w_multimem_load_reduce(ctx, op, g):
+    return E.encode_MultimemLoadReduceViewTkoOp(
+        ctx.cb,
+        ctx.ty(op.results[0].type),
+        ctx.ty(op.results[1].type),
+        ctx.v(g["view"][0]),
+        ctx.vs(g["index"]),
+        ctx.opt(g["token"]),
+        _a(op, "memory_ordering"),
+        _a(op, "memory_scope"),
+        _a(op, "reduction"),
+        attr_of(op, "inbounds") or [False] * len(g["index"]),
+    )
+
+
+def _w_multimem_reduce(ctx, op, g):
+    return E.encode_MultimemReduceViewTkoOp(
+        ctx.cb,
+        ctx.ty(op.results[0].type),
+        ctx.v(g["view"][0]),
+        ctx.v(g["value"][0]),
+        ctx.vs(g["index"]),
+        ctx.opt(g["token"]),
+        _a(op, "memory_ordering"),
+        _a(op, "memory_scope"),
+        _a(op, "reduction"),
+        attr_of(op, "inbounds") or [False] * len(g["index"]),
+    )
+
+
+def _w_multimem_store(ctx, op, g):
+    return E.encode_MultimemStoreViewTkoOp(
+        ctx.cb,
+        ctx.ty(op.results[0].type),
+        ctx.v(g["view"][0]),
+        ctx.v(g["value"][0]),
+        ctx.vs(g["index"]),
+        ctx.opt(g["token"]),
+        _a(op, "memory_ordering"),
+        _a(op, "memory_scope"),
+        attr_of(op, "inbounds") or [False] * len(g["index"]),
     )
 
 
@@ -627,6 +688,9 @@ WRITERS: dict[str, Callable] = {
     "atomic_rmw_tko": _w_rmw,
     "atomic_cas_tko": _w_cas,
     "atomic_red_view_tko": _w_red_view,
+    "multimem_load_reduce_view_tko": _w_multimem_load_reduce,
+    "multimem_reduce_view_tko": _w_multimem_reduce,
+    "multimem_store_view_tko": _w_multimem_store,
     "assume": lambda ctx, op, g: E.encode_AssumeOp(
         ctx.cb, _rt(ctx, op), ctx.v(op.operands[0]), _predicate(attr_of(op, "predicate"))
     ),
@@ -691,10 +755,17 @@ def _emit_block(ctx: _Ctx, block) -> None:
         ctx.bind(op.results, produced)
 
 
-def oracle_bytes(module: Module, version: str = "13.4") -> bytes:
+def _default_version(module: Module) -> str:
+    # 13.4 as before, unless the module needs 13.5 (the multimem ops, unicast / multicast)
+    from tileir.encode.versions import required_version
+
+    return "13.5" if required_version(module) >= (13, 5) else "13.4"
+
+
+def oracle_bytes(module: Module, version: Optional[str] = None) -> bytes:
     """``module`` written as bytecode of ``version`` by cuTile's writer (globals, producer and
     source locations included)."""
-    ver = _VERSIONS[version]
+    ver = _VERSIONS[version or _default_version(module)]
     buf = bytearray()
     with bc.write_bytecode(len(module.functions), buf, ver) as w:
         for g in module.globals:
@@ -743,6 +814,6 @@ def _write_function(w: bc.BytecodeWriter, fn: Function) -> None:
         _emit_block(ctx, fn.body)
 
 
-def oracle_text(module: Module, version: str = "13.4", debug_info: bool = False) -> str:
+def oracle_text(module: Module, version: Optional[str] = None, debug_info: bool = False) -> str:
     """What ``tileirdisasm`` prints for ``module`` written by cuTile's writer."""
     return disassemble(oracle_bytes(module, version), debug_info=debug_info)

@@ -4,7 +4,7 @@ Each family is ``(name, first version, build(version) -> Module)``: the builder 
 version to switch on what that version adds (``atan2`` from 13.2, ``insert``
 from 13.4 ...), so one family yields a Module for each version from its first.
 The Modules are well-typed (``tileirdisasm`` runs the dialect's verifier), and
-together they use all 102 body ops (``tests/encode/test_encode.py`` checks).  Tests of other
+together they use all 105 body ops (``tests/encode/test_encode.py`` checks).  Tests of other
 stages (render, the interpreter) may use them as well-typed examples.
 """
 
@@ -37,7 +37,7 @@ from tileir.types import (
 
 __all__ = ["FAMILIES", "family_versions", "vadd_module", "matmul_loop_module"]
 
-V1, V2, V3, V4 = (13, 1), (13, 2), (13, 3), (13, 4)
+V1, V2, V3, V4, V5 = (13, 1), (13, 2), (13, 3), (13, 4), (13, 5)
 S32 = TileType((), I32)
 S1 = TileType((), I1)
 
@@ -443,6 +443,14 @@ def ptr_attr_family(v) -> Module:
     return _module(b, globals=(g,))
 
 
+def multimem_family(v) -> Module:
+    """13.5: the multimem ops, unicast and multicast pointers, atomic_red_view_tko's
+    inbounds (the render tests' case, tests/support/module_cases.py)."""
+    from support.module_cases import multimem_ops
+
+    return multimem_ops()
+
+
 #: (family name, first version, builder)
 FAMILIES = (
     ("float", V1, float_family),
@@ -457,13 +465,14 @@ FAMILIES = (
     ("misc13_4", V4, misc13_4_family),
     ("global", V1, global_family),
     ("ptr_attr", V4, ptr_attr_family),
+    ("multimem", V5, multimem_family),
 )
 
 
 def family_versions():
     """Every (family name, version, Module) the families give, one per version they allow."""
     for name, first, build in FAMILIES:
-        for v in (V1, V2, V3, V4):
+        for v in (V1, V2, V3, V4, V5):
             if v >= first:
                 yield name, v, build(v)
 

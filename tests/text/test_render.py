@@ -1,6 +1,6 @@
 """The renderer against NVIDIA's disassembler.
 
-Every hand-built case (tests/support/module_cases.py, all 102 body ops) is written as
+Every hand-built case (tests/support/module_cases.py, all 105 body ops) is written as
 bytecode by cuTile's own writer (tests/support/oracle_cutile.py) and disassembled by
 ``tileirdisasm``; our text must equal that text up to SSA names.  Two modules
 (a vector add and a matmul) are also pinned character for character, their
@@ -48,7 +48,7 @@ T = TileType
 
 def test_rule_table_covers_every_body_op():
     assert set(RENDER_RULES) == set(BODY_OPS)
-    assert len(RENDER_RULES) == 102
+    assert len(RENDER_RULES) == 105
 
 
 def test_oracle_writes_every_body_op():

@@ -21,7 +21,7 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--version",
         default=None,
-        help="bytecode version 13.1 .. 13.4 (default: the lowest that holds the kernel)",
+        help="bytecode version 13.1 .. 13.5 (default: the lowest that holds the kernel)",
     )
     parser.add_argument(
         "-g",

@@ -1,7 +1,7 @@
 """``tileir coverage``: which opcodes, type tags and attribute values the golden kernels use.
 
 Generated from the code each time (see :mod:`tileir.kernels.coverage`): a row per opcode of
-Tile IR 13.4, per type tag and per attribute value, with its status (``covered``,
+Tile IR 13.5, per type tag and per attribute value, with its status (``covered``,
 ``impossible`` with the reason, or ``missing``) and its evidence, the kernels whose
 recorded Module uses it.  Exit status 1 when a row is missing.
 """

@@ -61,7 +61,7 @@ def _main_job(args: argparse.Namespace) -> int:
             print(text, end="")
         inputs, grid = spec.inputs(rng)
         try:
-            dev = FakeDevice(mode="both")
+            dev = FakeDevice(mode="both", devices=spec.devices)
             dev.run(kernel, *inputs, grid=grid)
             verdict = "interpreter agrees with the reference"
         except Exception as err:  # noqa: BLE001 - the job reports every kernel, then fails

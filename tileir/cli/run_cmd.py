@@ -85,7 +85,7 @@ def run(command: str, args: argparse.Namespace) -> int:
         )
     kernel = spec.kernel()
     inputs, grid = spec.inputs(np.random.default_rng(args.seed))
-    dev = FakeDevice(mode=args.mode)
+    dev = FakeDevice(mode=args.mode, devices=spec.devices)
     buffers = []
     for p, value in zip(kernel.params, inputs):
         if p.role == "Scalar":

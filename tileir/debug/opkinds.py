@@ -47,9 +47,9 @@ _GROUPS = {
         "alloca get_tensor_shape get_index_space_shape make_tensor_view make_partition_view "
         "make_strided_view make_gather_scatter_view"
     ),
-    "load": "load_view_tko load_ptr_tko",
-    "store": "store_view_tko store_ptr_tko",
-    "atomic": "atomic_rmw_tko atomic_cas_tko atomic_red_view_tko",
+    "load": "load_view_tko load_ptr_tko multimem_load_reduce_view_tko",
+    "store": "store_view_tko store_ptr_tko multimem_store_view_tko",
+    "atomic": "atomic_rmw_tko atomic_cas_tko atomic_red_view_tko multimem_reduce_view_tko",
     "effect": "assert print_tko memory_fence_alias_tko gdc_wait_tko gdc_launch_dependents_tko",
     "control": "for loop if",
     "terminator": "continue break yield return",

@@ -35,6 +35,8 @@ _SINK_GROUPS = {
     "atomic_rmw_tko": ("pointers", "arg", "mask"),
     "atomic_cas_tko": ("pointers", "cmp", "val", "mask"),
     "atomic_red_view_tko": ("index", "value"),
+    "multimem_reduce_view_tko": ("value", "index"),
+    "multimem_store_view_tko": ("value", "index"),
 }
 
 

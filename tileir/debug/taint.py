@@ -359,7 +359,7 @@ def _load(ctx, step, ts):
         return out
     acc = np.zeros(tile.shape, dtype=_U)
     preds = list(ts)
-    if op.name == "load_view_tko":
+    if op.name in ("load_view_tko", "multimem_load_reduce_view_tko"):  # lanes past the extent
         reads = [m for m in step.memory if m.kind == "read"]
         inside = reads[0].mask if reads else np.ones(tile.shape, dtype=bool)
         for i in g["index"]:

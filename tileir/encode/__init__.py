@@ -1,4 +1,4 @@
-"""Tile IR bytecode: a Module to bytes of a version (13.1 ... 13.4) and back.
+"""Tile IR bytecode: a Module to bytes of a version (13.1 ... 13.5) and back.
 
 * :func:`encode` writes a Module (by default in the lowest version that holds
   it; ``debug_info=True`` adds source locations);

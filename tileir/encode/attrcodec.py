@@ -22,7 +22,16 @@ from typing import Any, Union
 from tileir.encode.pools import Pools, ReadPools
 from tileir.encode.wire import Sink, Source, as_int64
 from tileir.errors import EncodeError
-from tileir.ir.module import Bounded, Dense, DivBy, Hints, SameElements, ScalarAttr
+from tileir.ir.dialect import ENUMS
+from tileir.ir.module import (
+    Bounded,
+    Dense,
+    DivBy,
+    Hints,
+    MultimemReduction,
+    SameElements,
+    ScalarAttr,
+)
 from tileir.types import Format, TileType, Type
 
 __all__ = ["write_tagged", "read_tagged", "write_hints", "read_hints", "float_width", "TAG"]
@@ -30,8 +39,20 @@ __all__ = ["write_tagged", "read_tagged", "write_hints", "read_hints", "float_wi
 #: A tagged attribute's value, as :func:`write_tagged` takes it and :func:`read_tagged` gives
 #: it back (an array is a tuple of them; a dictionary a tuple of ``(key, value)`` pairs).
 Tagged = Union[
-    ScalarAttr, bool, int, str, Type, tuple[Any, ...], Dense, DivBy, SameElements, Bounded, Hints
+    ScalarAttr,
+    bool,
+    int,
+    str,
+    Type,
+    tuple[Any, ...],
+    Dense,
+    DivBy,
+    SameElements,
+    Bounded,
+    Hints,
+    MultimemReduction,
 ]
+_REDUCTIONS = ENUMS["multimem_reduction_kind"]
 
 TAG = {
     "int": 1,
@@ -46,7 +67,9 @@ TAG = {
     "dict": 10,
     "hints": 11,
     "bounded": 12,
+    "multimem_reduction_kind": 13,  # 13.5
 }
+_V5 = (13, 5)
 _I32 = Format("i32")
 _U64 = (1 << 64) - 1
 
@@ -130,6 +153,14 @@ def write_tagged(s: Sink, value: Tagged, pools: Pools) -> None:
     elif isinstance(value, Hints):
         s.varint(TAG["hints"])
         write_hints(s, value, pools)
+    elif isinstance(value, MultimemReduction):
+        if pools.version < _V5:
+            raise EncodeError(
+                f"attribute #cuda_tile.multimem_reduction_kind<{value.kind}> needs bytecode "
+                f"13.5 or later, the file is {pools.version[0]}.{pools.version[1]}"
+            )
+        s.varint(TAG["multimem_reduction_kind"])
+        s.varint(_REDUCTIONS.index(value.kind))
     else:
         raise EncodeError(f"{value!r} is not an attribute value the bytecode can hold")
 
@@ -237,4 +268,12 @@ def read_tagged(src: Source, pools: ReadPools) -> Tagged:
         lower = src.svarint() if flags & 1 else None
         upper = src.svarint() if flags & 2 else None
         return Bounded(lower, upper)
+    if tag == TAG["multimem_reduction_kind"] and pools.version >= _V5:
+        code_at = src.offset
+        code = src.varint()
+        if code >= len(_REDUCTIONS):
+            src.fail(f"multimem reduction kind {code} is not one of {len(_REDUCTIONS)}", code_at)
+        return MultimemReduction(_REDUCTIONS[code])
+    if tag == TAG["multimem_reduction_kind"]:
+        src.fail(f"attribute tag {tag} (multimem_reduction_kind) needs bytecode 13.5", at)
     src.fail(f"unknown attribute tag {tag}", at)

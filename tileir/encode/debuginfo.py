@@ -36,6 +36,25 @@ __all__ = ["DebugWriter", "DebugReader"]
 
 _CU, _FILE, _BLOCK, _LOC, _SUBPROGRAM, _CALLSITE = 1, 2, 3, 4, 5, 6
 _U64 = (1 << 64) - 1
+_V5 = (13, 5)
+# DISubprogram's flags varint (13.5, after scope_line; docs/bytecode.md §2.5): bit 0 marks a
+# declaration, no other bit is defined.  An entry is a definition, so tileir writes 0.
+_SUBPROGRAM_DECLARATION = 0x01
+
+
+def _subprogram_flags(version: tuple[int, int]) -> tuple[int, ...]:
+    """The DISubprogram fields that follow scope_line at ``version``: 13.5's flags (0)."""
+    return (0,) if version >= _V5 else ()
+
+
+def _read_subprogram_flags(src: Source) -> int:
+    at = src.offset
+    flags = src.varint()
+    if flags & ~_SUBPROGRAM_DECLARATION:
+        src.fail(f"DISubprogram flags {flags:#x} set bits other than bit 0 (declaration)", at)
+    return flags
+
+
 _UNSET = object()  # no location seen yet
 
 
@@ -127,6 +146,7 @@ class DebugWriter:
             string(scope.linkage),
             unit,
             scope.scope_line,
+            *_subprogram_flags(self.pools.version),
         )
 
     def _located(self, x: Loc, default: Callable[[], int]) -> int:
@@ -323,6 +343,8 @@ class DebugReader:
             linkage = string(src)
             unit = self._expect(src, ("compile unit",))[1]
             scope_line = src.varint()
+            if self.pools.version >= _V5:
+                _read_subprogram_flags(src)
             return ("subprogram", Subprogram(file, line, name, linkage, unit, scope_line))
         if tag == _CALLSITE:
             callee = self._expect(src, ("loc", "call", "unknown"))[1]

@@ -65,7 +65,7 @@ __all__ = [
     "dense_fault",
 ]
 
-V1, V2, V3, V4 = (13, 1), (13, 2), (13, 3), (13, 4)
+V1, V2, V3, V4, V5 = (13, 1), (13, 2), (13, 3), (13, 4), (13, 5)
 
 
 # ---------------------------------------------------------------- facts beyond the signatures
@@ -95,6 +95,9 @@ _COUNTED_RESULTS = {
     "load_view_tko": 2,
     "store_view_tko": 1,
     "atomic_red_view_tko": 1,
+    "multimem_load_reduce_view_tko": 2,
+    "multimem_reduce_view_tko": 1,
+    "multimem_store_view_tko": 1,
     "extract": 1,
     "insert": 1,
     "join_tokens": 1,
@@ -107,7 +110,14 @@ _COUNTED_RESULTS = {
 # Attributes with no default that may still be absent (flagged).
 _OPTIONAL_ATTRS = {
     name: {"memory_scope"}
-    for name in ("load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko")
+    for name in (
+        "load_view_tko",
+        "store_view_tko",
+        "load_ptr_tko",
+        "store_ptr_tko",
+        "multimem_load_reduce_view_tko",
+        "multimem_store_view_tko",
+    )
 }
 # Attributes, operand groups and results added after their op (name -> version).
 _ATTR_SINCE = {
@@ -119,12 +129,23 @@ _ATTR_SINCE = {
     "ftoi": {"saturating": V4},
     "load_view_tko": {"inbounds": V4},
     "store_view_tko": {"inbounds": V4},
+    "atomic_red_view_tko": {"inbounds": V5},
 }
 _OPERAND_SINCE = {"print_tko": {"token": V2}}
 # the op's last result (print_tko's token) exists from this version on
 _RESULT_SINCE = {"print_tko": V2}
 # bool[] attributes hold one entry per value of this operand group
-_BOOL_ARRAY_GROUP = {"load_view_tko": "index", "store_view_tko": "index"}
+_BOOL_ARRAY_GROUP = {
+    name: "index"
+    for name in (
+        "load_view_tko",
+        "store_view_tko",
+        "atomic_red_view_tko",
+        "multimem_load_reduce_view_tko",
+        "multimem_reduce_view_tko",
+        "multimem_store_view_tko",
+    )
+}
 
 #: Enum values added after their enum: (enum, spelling) -> version.
 ENUM_VALUE_SINCE = {("rounding", "nearest_away"): V4}
@@ -224,7 +245,7 @@ def codec_by_opcode(opcode: int) -> Optional[OpCodec]:
     return _BY_OPCODE.get(opcode)
 
 
-MAX_OPCODE = {(13, 1): 0x6D, (13, 2): 0x6E, (13, 3): 0x75, (13, 4): 0x7A}
+MAX_OPCODE = {(13, 1): 0x6D, (13, 2): 0x6E, (13, 3): 0x75, (13, 4): 0x7A, (13, 5): 0x7D}
 #: The types an SSA value may have.
 VALUE_TYPES = (
     TileType,

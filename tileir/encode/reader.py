@@ -1,4 +1,4 @@
-"""``decode``: Tile IR bytecode (13.1 ... 13.4, any producer) back into a Module.
+"""``decode``: Tile IR bytecode (13.1 ... 13.5, any producer) back into a Module.
 
 Malformed input raises :class:`~tileir.errors.DecodeError` with the byte
 offset of the fault, and nothing else: every read goes through
@@ -25,19 +25,26 @@ from tileir.types import FunctionType, TileType
 
 __all__ = ["decode"]
 
+#: Bit 0 of the header's version tag: the file holds public-preview (SIMT) content.
+PREVIEW_BIT = 0x0001
+_V5 = (13, 5)
+# 13.5 function-table flags (docs/bytecode.md §3.2)
+_PRIVATE, _KERNEL, _EXTERN_IMPL = 0x01, 0x02, 0x04
 # sections whose alignment flag is mandatory, with the multiple it must be
 _ALIGNMENT = {"string": 4, "type": 4, "func": 8, "constant": 8, "debug": 8}
 
 
-def decode(data: bytes) -> Module:
+def decode(data: bytes, *, preview: bool = False) -> Module:
     """Read bytecode into a Module (value ids numbered as ``canonicalize`` numbers them).
 
     Op and function locations come back from a Debug section when there is one.
     Raises :class:`~tileir.errors.DecodeError`, naming the byte offset, for any
-    input that is not valid bytecode of a version tileiras 13.4.92 accepts.
+    input that is not valid bytecode of a version tileir reads (13.1 to 13.5).  A 13.5
+    file whose header marks public-preview content is refused unless ``preview=True``
+    (as ``tileirdisasm`` refuses it without ``--preview=simt``).
     """
     try:
-        return _decode(bytes(data))
+        return _decode(bytes(data), preview)
     except DecodeError:
         raise
     except TileIRError as e:  # a value our Module constructors refused
@@ -51,18 +58,28 @@ def decode(data: bytes) -> Module:
         ) from None
 
 
-def _header(src: Source) -> tuple[int, int]:
+def _header(src: Source) -> tuple[tuple[int, int], bool]:
+    """The file's version, and whether its header marks public-preview content."""
     for i, want in enumerate(MAGIC):
         if src.remaining() == 0 or src.data[src.pos] != want:
             src.fail(f"bad magic number at byte {i}: this is not Tile IR bytecode")
         src.pos += 1
     at = src.offset
     major, minor, tag = src.byte(), src.byte(), src.word(2)
-    # the tag (cuTile sets bit 0 for preview features) is ignored, as tileirdisasm 13.4.92 does
     if (major, minor) not in VERSIONS:
         known = ", ".join(map(version_text, VERSIONS))
         src.fail(f"unsupported bytecode version {major}.{minor}.{tag} (supported: {known})", at)
-    return (major, minor)
+    # the version tag (docs/bytecode.md §3.1): bit 0 = public-preview content, only valid at
+    # the current version 13.5; every other bit is refused, as tileirdisasm 13.5.37 does
+    if tag & ~PREVIEW_BIT:
+        src.fail(f"the header has unrecognized version tag bits ({tag & ~PREVIEW_BIT:#x})", at)
+    if tag & PREVIEW_BIT and (major, minor) < _V5:
+        src.fail(
+            f"public-preview bytecode at version {major}.{minor}.{tag} is not readable; "
+            "preview content is only valid at version 13.5",
+            at,
+        )
+    return (major, minor), bool(tag & PREVIEW_BIT)
 
 
 def _sections(src: Source) -> dict[str, tuple[bytes, int]]:
@@ -109,9 +126,15 @@ def _table(sections, name: str, width: int):
     return read_table(Source(payload, base, f"{name.title()} section"), width)
 
 
-def _decode(data: bytes) -> Module:
+def _decode(data: bytes, preview: bool) -> Module:
     src = Source(data, 0, "file")
-    version = _header(src)
+    version, marked = _header(src)
+    if marked and not preview:
+        src.fail(
+            "the header marks public-preview (SIMT preview) content, which is read only when "
+            "asked for: decode(data, preview=True)",
+            8,
+        )
     sections = _sections(src)
     for needed in ("string", "func"):
         if needed not in sections:
@@ -134,6 +157,40 @@ def _decode(data: bytes) -> Module:
     debug = DebugReader(debug_payload, debug_base, pools)
     functions = _functions(*sections["func"], pools, debug)
     return Module(functions, globals_, producer)
+
+
+def _check_entry_flags_v5(src: Source, name: str, flags: int, at: int) -> None:
+    """A 13.5 function-table entry's flags: tileir reads public kernels (bit 1) alone."""
+    if flags & ~0x07:
+        src.fail(f"function {name}: flags {flags:#x} set unrecognized bits", at)
+    if flags & _PRIVATE:
+        src.fail(f"function {name}: a kernel must have public symbol visibility", at)
+    if flags & _KERNEL and flags & _EXTERN_IMPL:
+        src.fail(f"function {name}: an entry cannot be both kernel and extern impl", at)
+    if not flags & _KERNEL:
+        what = "an extern implementation" if flags & _EXTERN_IMPL else "a preview$func"
+        src.fail(
+            f"function {name}: flags {flags:#x} mark {what} (SIMT preview content), "
+            "which tileir does not read",
+            at,
+        )
+
+
+def _read_arg_attrs(src: Source, pools: ReadPools, name: str, n_args: int) -> None:
+    """13.5's per-argument attribute dictionaries: a tagged array of dictionaries.  tileir's
+    Module has no place for argument attributes, so only empty dictionaries are read."""
+    at = src.offset
+    value = read_tagged(src, pools)
+    if not isinstance(value, tuple) or any(
+        not isinstance(d, tuple) or any(not isinstance(kv, tuple) for kv in d) for d in value
+    ):
+        src.fail(f"function {name}: argument attributes {value!r} are not an array of dicts", at)
+    if any(value):
+        src.fail(
+            f"function {name}: argument attributes {value!r} are not empty; tileir keeps no "
+            f"argument attributes (the entry has {n_args} arguments)",
+            at,
+        )
 
 
 def _globals(payload: bytes, base: int, pools: ReadPools) -> tuple:
@@ -167,10 +224,13 @@ def _functions(payload: bytes, base: int, pools: ReadPools, debug: DebugReader) 
         at = src.offset
         name = pools.string(src, "function name")
         sig = pools.type(src, FunctionType, "function signature")
+        flags_at = src.offset
         flags = src.byte()
         if not name:
             src.fail("a function without a name", at)
-        if not flags & 0x02 or flags & ~0x07:
+        if pools.version >= _V5:
+            _check_entry_flags_v5(src, name, flags, flags_at)
+        elif not flags & 0x02 or flags & ~0x07:
             src.fail(
                 f"function {name}: flags {flags:#x} do not mark an entry (non-entry "
                 "functions are not supported)",
@@ -181,12 +241,14 @@ def _functions(payload: bytes, base: int, pools: ReadPools, debug: DebugReader) 
         loc_at = src.offset
         loc_index = src.varint()
         hints: Optional[Hints] = None
-        if flags & 0x04:
+        if pools.version >= _V5 or flags & 0x04:  # 13.5: always there (empty: none)
             h_at = src.offset
             tagged = read_tagged(src, pools)
             if not isinstance(tagged, Hints):
                 src.fail(f"function {name}: optimization hints are {tagged!r}", h_at)
-            hints = tagged
+            hints = tagged if tagged.by_arch or pools.version < _V5 else None
+        if pools.version >= _V5:
+            _read_arg_attrs(src, pools, name, len(sig.inputs))
         length = src.varint()
         if length > src.remaining():
             src.fail(f"function {name}: body of {length} bytes runs past the section", at)

@@ -22,6 +22,7 @@ from tileir.ir.dialect import version_text
 from tileir.types import (
     FORMATS,
     PADDING_VALUES,
+    PTR_ATTR_SINCE,
     PTR_ATTRS,
     TOKEN,
     Format,
@@ -75,9 +76,9 @@ def type_since(t: Type) -> tuple[int, int]:
     if isinstance(t, (GatherScatterViewType, StridedViewType)):
         return _V3
     if isinstance(t, PointerType) and t.attr is not None:
-        return _V4
+        return PTR_ATTR_SINCE[t.attr]
     if isinstance(t, TensorViewType) and t.ptr_attr is not None:
-        return _V4
+        return PTR_ATTR_SINCE[t.ptr_attr]
     return (13, 1)
 
 
@@ -297,11 +298,13 @@ class TypeReader:
         code = r.varint()
         if code >= len(PTR_ATTRS):
             r.fail(
-                f"ptr_attr value {code} is not one of the {len(PTR_ATTRS)} 13.4 defines "
+                f"ptr_attr value {code} is not one of the {len(PTR_ATTRS)} 13.5 defines "
                 f"({', '.join(PTR_ATTRS)})",
                 at,
             )
-        return PTR_ATTRS[code]
+        value = PTR_ATTRS[code]
+        self._since(r, PTR_ATTR_SINCE[value], f"ptr_attr value {code} ({value})", at)
+        return value
 
     def _decode(self, r: Source) -> Type:
         at = r.offset

@@ -1,4 +1,4 @@
-"""``encode``: a Module as Tile IR bytecode of one version (13.1 ... 13.4).
+"""``encode``: a Module as Tile IR bytecode of one version (13.1 ... 13.5).
 
 The file is the 12-byte header, then sections (docs/bytecode.md §3):
 Func (the entry functions and their bodies), Global, Constant, Debug, Type,
@@ -19,7 +19,7 @@ from tileir.encode.versions import check_version, required_version
 from tileir.encode.wire import MAGIC, PAD, SECTION, Sink
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, parse_version, version_text
-from tileir.ir.module import Dense, Function, Module
+from tileir.ir.module import Dense, Function, Hints, Module
 from tileir.types import FunctionType
 
 __all__ = ["encode", "resolve_version"]
@@ -29,6 +29,10 @@ __all__ = ["encode", "resolve_version"]
 VersionLike = Union[tuple[int, int], str, None]
 
 _ENTRY, _HAS_HINTS = 0x02, 0x04
+# 13.5's function-table entry (docs/bytecode.md §3.2): flags bit 1 = kernel, then loc, then
+# always a tagged OptimizationHints attribute and a tagged array of argument dictionaries
+_V5 = (13, 5)
+_EMPTY_ARG_ATTRS = bytes([0x06, 0x00])  # tag Array, no dictionaries (as cuTile writes it)
 # "13.4" -> (13, 4) for the canonical spellings (any other string goes through parse_version)
 _BY_TEXT = {version_text(v): v for v in VERSIONS}
 _VISIBILITY = ("public", "private")
@@ -53,9 +57,7 @@ def resolve_version(module: Module, version: VersionLike) -> tuple[int, int]:
         pair = ()
     if pair not in VERSIONS:
         names = ", ".join(map(version_text, VERSIONS))
-        raise EncodeError(
-            f"bytecode version {version!r} is not one tileiras 13.4.92 accepts ({names})"
-        )
+        raise EncodeError(f"bytecode version {version!r} is not one tileir writes ({names})")
     return (pair[0], pair[1])  # one of VERSIONS: a (13, N) pair
 
 
@@ -144,10 +146,16 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
 
     s.varint(pools.string(fn.name))
     s.varint(pools.type(FunctionType(tuple(p.type for p in fn.params), ())))
-    s.byte(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
-    s.varint(loc_index)
-    if fn.hints is not None:
-        write_tagged(s, fn.hints, pools)
+    if pools.version >= _V5:  # hints and argument dictionaries always there, no hints flag
+        s.byte(_ENTRY)
+        s.varint(loc_index)
+        write_tagged(s, fn.hints if fn.hints is not None else Hints(()), pools)
+        s.raw(_EMPTY_ARG_ATTRS)
+    else:
+        s.byte(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
+        s.varint(loc_index)
+        if fn.hints is not None:
+            write_tagged(s, fn.hints, pools)
     s.varint(len(body))
     s.raw(bytes(body.buf))
 

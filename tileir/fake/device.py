@@ -53,6 +53,12 @@ class FakeDevice(Device):
     (:class:`tileir.fake.limits.Limits`); every module is checked before its first launch
     (:mod:`tileir.fake.admit`).
 
+    ``devices`` is how many GPUs the device stands for, for the 13.5 multimem ops: a
+    buffer passed for a multicast parameter (``ptr_attr="multicast"``) holds that many
+    replicas of the buffer back to back (:meth:`alloc_multicast` makes one), the multimem
+    ops reach every replica, and a reference sees all of them (the flat array;
+    ``array.reshape(devices, -1)`` is one row per replica).
+
     ``fill`` says what memory whose contents are undefined holds: zeros by default;
     ``"signal"`` (or a :class:`tileir.fake.fill.Fill`) puts NaN in floats and bytes of
     0xA5 in integers, so a kernel that reads such memory shows it in its results, as
@@ -87,10 +93,16 @@ class FakeDevice(Device):
         max_launch_bytes: int = DEFAULT_LIMITS.max_launch_bytes,
         fill: Union[None, str, Fill] = None,
         undefined: Optional[Collection[int]] = None,
+        devices: int = 1,
     ):
         if mode not in MODES:
             raise UsageError(f"mode {mode!r} is not one of {', '.join(MODES)}", op="FakeDevice")
         self.mode = mode
+        if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
+            raise UsageError(
+                f"devices={devices!r} is not a whole number of 1 or more", op="FakeDevice"
+            )
+        self.devices = devices
         # bounds on one launch (tileir.fake.limits): no module may run or grow for ever
         self.limits = Limits(
             max_trips=max_trips,
@@ -128,6 +140,16 @@ class FakeDevice(Device):
             op="alloc",
             kind="fake.memory",
         )
+
+    def alloc_multicast(self, fmt: Format, length: int) -> Buffer:
+        """A buffer for a multicast parameter: ``devices`` replicas of ``length`` elements,
+        back to back (``copy_in`` an array of ``devices * length``; ``copy_out`` gives it
+        back, one replica after another)."""
+        if isinstance(length, bool) or not hasattr(length, "__index__") or length < 0:
+            raise UsageError(
+                f"length must be a whole number, got {length!r}", op="alloc_multicast"
+            )
+        return self.alloc(fmt, self.devices * int(length))
 
     def copy_in(self, buf: Buffer, array: npt.ArrayLike) -> None:
         src = np.asarray(array)
@@ -183,6 +205,7 @@ class FakeDevice(Device):
             owned=owned,
             limits=self.limits,
             fill=self.fill,
+            devices=self.devices,
         )
         return list(out[: len(values)])
 

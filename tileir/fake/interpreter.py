@@ -247,9 +247,13 @@ def _batches(grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int, p
         yield np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1).astype(np.int32)
 
 
-def _bind(fn, args: Sequence, memory: Memory, owned=frozenset()) -> tuple[list, dict]:
+def _bind(
+    fn, args: Sequence, memory: Memory, owned=frozenset(), devices: int = 1
+) -> tuple[list, dict]:
     """The parameters' values, and the memory segment of each pointer argument by index
-    (an array passed twice is one buffer; ``owned`` arguments are written in place)."""
+    (an array passed twice is one buffer; ``owned`` arguments are written in place).  A
+    multicast argument holds ``devices`` replicas back to back: one segment of that many
+    lanes (the multimem ops reach them all; its pointer is replica 0's)."""
     entry = fn.name
     values: list = []
     segments: dict[int, Any] = {}
@@ -273,7 +277,14 @@ def _bind(fn, args: Sequence, memory: Memory, owned=frozenset()) -> tuple[list, 
                 seg = segments[same]
             else:
                 mine = i in owned and arr.flags.c_contiguous and arr.flags.writeable
-                seg = memory.add(i, np.ascontiguousarray(arr), borrowed=not mine)
+                replicas = devices if t.element.attr == "multicast" else 1
+                if arr.size % replicas:
+                    raise InterpretError(
+                        f"argument {i} ({t}) is a multicast buffer of {arr.size} element(s), "
+                        f"not {replicas} equal replicas (one per device)",
+                        kernel=entry,
+                    )
+                seg = memory.add(i, np.ascontiguousarray(arr), count=replicas, borrowed=not mine)
             segments[i] = seg
             values.append(np.array([seg.base], dtype=np.int64))
         else:
@@ -315,6 +326,7 @@ def execute(
     verify: bool = True,
     limits: Limits = DEFAULT_LIMITS,
     fill: Union[None, str, Fill] = None,
+    devices: int = 1,
 ) -> Execution:
     """Run entry ``entry`` of ``module`` over ``grid``; a fault of the kernel comes back as
     data (:class:`Execution` ``.error`` / ``.fault``), not as an exception.
@@ -322,6 +334,8 @@ def execute(
     Arguments, ``observer``, ``stream`` and ``owned`` are as for :func:`interpret`;
     ``limits`` bounds the launch's trips, tile sizes and memory (:mod:`tileir.fake.limits`:
     a launch past one is refused with an InterpretError that names the setting).
+    ``devices`` is how many GPUs a multicast buffer spans: each multicast argument holds
+    that many replicas back to back (:mod:`tileir.fake.rules.multimem`).
     ``order``, a sequence of block ids (``(x, y, z)``, or shorter: ``3`` is ``(3, 0, 0)``),
     runs those blocks one at a time in that order (each a batch of one; a block may come
     twice, one left out does not run); ``None`` runs the whole grid, batched.  Raises
@@ -349,7 +363,11 @@ def execute(
     ordered = None if order is None else _ordered(order, shape3, fn.name)
     per_block = _bytes_per_block(fn, limits)
     memory = Memory()
-    params, segments = _bind(fn, args, memory, frozenset(owned))
+    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
+        raise InterpretError(
+            f"devices={devices!r} is not a whole number of 1 or more", kernel=entry
+        )
+    params, segments = _bind(fn, args, memory, frozenset(owned), devices)
     _refuse_beyond_host(fn.name, args, frozenset(owned))
     globals_: dict[str, Any] = {}
     for g in module.globals:
@@ -398,6 +416,7 @@ def interpret(
     verify: bool = True,
     limits: Limits = DEFAULT_LIMITS,
     fill: Union[None, str, Fill] = None,
+    devices: int = 1,
 ) -> list[Any]:
     """Run entry ``entry`` of ``module`` over ``grid`` and return the arguments after it.
 
@@ -429,6 +448,7 @@ def interpret(
         verify=verify,
         limits=limits,
         fill=fill,
+        devices=devices,
     )
     if run.error is not None:
         raise run.error

@@ -38,6 +38,9 @@ __all__ = [
     "is_power_of_two",
     "check_access",
     "check_atomic",
+    "check_multimem",
+    "MULTIMEM_FORMATS",
+    "MULTIMEM_ORDERINGS",
     "ATOMIC_MODES",
     "HINT_ARCHS",
     "entry_hints",
@@ -226,6 +229,60 @@ def check_atomic(op: str, mode: Optional[str], fmt: Format, ordering: str, scope
             f"mode {mode!r} of atomic_red_view_tko works on i32 and i64 only, the "
             f"elements are {fmt}"
         )
+
+
+#: The element formats the multimem ops take (docs/dialect.md §1.13).
+MULTIMEM_FORMATS = ("f16", "bf16", "f32", "f64", "i32", "i64")
+#: The memory orderings each multimem op takes.
+MULTIMEM_ORDERINGS = {
+    "multimem_load_reduce_view_tko": ("weak", "relaxed", "acquire"),
+    "multimem_reduce_view_tko": ("relaxed", "release"),
+    "multimem_store_view_tko": ("weak", "relaxed", "release"),
+}
+_INT_REDUCTIONS = ("and", "or", "xor", "umin", "umax")
+
+
+def check_multimem(
+    op: str,
+    fmt: Format,
+    tile_elements: int,
+    ordering: str,
+    scope: Optional[str],
+    reduction: Optional[str],
+) -> None:
+    """A multimem op's element format, tile size, ordering, scope and reduction, as the 13.5
+    verifier takes them (docs/dialect.md §1.13): f16 / bf16 / f32 / f64 / i32 / i64 elements,
+    a float tile of a multiple of 4 bytes, an ordering of the op's, a scope exactly when the
+    ordering is not weak (``multimem_reduce_view_tko`` is never weak), and a reduction the
+    format takes (and / or / xor / umin / umax on integers; min / max on floats only for a
+    load-reduce of f16 or bf16; a float reduce only adds)."""
+    if fmt.name not in MULTIMEM_FORMATS:
+        raise RuleError(f"`{op}` takes elements of {', '.join(MULTIMEM_FORMATS)}; these are {fmt}")
+    if fmt.is_float and tile_elements * fmt.bits % 32:
+        raise RuleError(
+            f"a {fmt} tile of {tile_elements} element(s) is {tile_elements * fmt.bits // 8} "
+            f"bytes; `{op}` wants float tiles of a multiple of 4 bytes"
+        )
+    check_choice(f"memory ordering of `{op}`", ordering, MULTIMEM_ORDERINGS[op])
+    if ordering == "weak" and scope is not None:
+        raise RuleError(f"a weak `{op}` takes no memory scope (got {scope!r})")
+    if ordering != "weak" and scope is None:
+        raise RuleError(f"a {ordering} `{op}` needs a memory scope (tl_blk, device or sys)")
+    if scope is not None:
+        check_choice(f"memory scope of `{op}`", scope, ENUMS["memory_scope"])
+    if reduction is None:
+        return
+    check_choice(f"reduction of `{op}`", reduction, ENUMS["multimem_reduction_kind"])
+    if fmt.is_float and reduction in _INT_REDUCTIONS:
+        raise RuleError(f"reduction {reduction!r} works on integers; the elements are {fmt}")
+    if fmt.is_float and reduction in ("min", "max"):
+        if op == "multimem_reduce_view_tko":
+            raise RuleError(f"a float `{op}` only adds; reduction {reduction!r} is for integers")
+        if fmt.name not in ("f16", "bf16"):
+            raise RuleError(
+                f"reduction {reduction!r} of `{op}` on floats takes f16 or bf16; the elements "
+                f"are {fmt}"
+            )
 
 
 #: Architecture keys of optimization hints (``default`` applies to every target).

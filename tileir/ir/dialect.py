@@ -9,7 +9,7 @@ are defined here once and read by every stage.
 >>> OPS["addf"].opcode, OPS["addf"].since
 (2, (13, 1))
 >>> len(BODY_OPS)
-102
+105
 """
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ __all__ = [
     "CONTROL_OPS",
     "POINTER_MEMORY_OPS",
     "VIEW_MEMORY_OPS",
+    "MULTIMEM_OPS",
     "MEMORY_OPS",
     "EFFECT_OPS",
 ]
 
-#: Bytecode versions ``tileiras`` 13.4.92 accepts, oldest first.
-VERSIONS: tuple[tuple[int, int], ...] = ((13, 1), (13, 2), (13, 3), (13, 4))
+#: Bytecode versions tileir reads and writes, oldest first (``tileiras`` 13.5.37 reads all
+#: five; 13.4.92 reads 13.1 to 13.4: docs/bytecode.md §3.2).
+VERSIONS: tuple[tuple[int, int], ...] = ((13, 1), (13, 2), (13, 3), (13, 4), (13, 5))
 
 
 def version_text(v: tuple[int, int]) -> str:
@@ -52,7 +54,7 @@ def parse_version(text: str) -> tuple[int, int]:
         raise ValueError(f"bytecode version {text!r} is not of the form 13.N") from None
     if (major, minor) not in VERSIONS:
         known = ", ".join(map(version_text, VERSIONS))
-        raise ValueError(f"bytecode version {text} is not one tileiras 13.4.92 accepts ({known})")
+        raise ValueError(f"bytecode version {text} is not one tileir writes ({known})")
     return (major, minor)
 
 
@@ -70,7 +72,7 @@ def _ops(group: str, since: tuple[int, int], *pairs: tuple[str, int]) -> list[Op
     return [OpInfo(name, opcode, since, group) for name, opcode in pairs]
 
 
-V1, V2, V3, V4 = VERSIONS
+V1, V2, V3, V4, V5 = VERSIONS
 
 _ALL = [
     *_ops(
@@ -212,14 +214,21 @@ _ALL = [
         ("gdc_launch_dependents_tko", 0x77),
         ("memory_fence_alias_tko", 0x7A),
     ),
+    *_ops(
+        "multimem",
+        V5,
+        ("multimem_load_reduce_view_tko", 0x7B),
+        ("multimem_reduce_view_tko", 0x7C),
+        ("multimem_store_view_tko", 0x7D),
+    ),
     *_ops("structure", V1, ("global", 0x31), ("entry", 0x16), ("module", 0x4B)),
 ]
 
-#: Every op of Tile IR 13.4, by mnemonic.
+#: Every op of Tile IR 13.5, by mnemonic.
 OPS: dict[str, OpInfo] = {op.name: op for op in _ALL}
 #: Ops that never appear as an instruction in a function body.
 STRUCTURAL_OPS: frozenset[str] = frozenset({"global", "entry", "module"})
-#: The 102 ops a function body may hold.
+#: The 105 ops a function body may hold.
 BODY_OPS: tuple[str, ...] = tuple(name for name in OPS if name not in STRUCTURAL_OPS)
 
 # -- op traits: facts about groups of ops, defined here once and read by every stage ---------
@@ -237,9 +246,13 @@ CONTROL_OPS: tuple[str, ...] = ("for", "loop", "if", "continue", "break", "yield
 POINTER_MEMORY_OPS: frozenset[str] = frozenset(
     {"load_ptr_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko"}
 )
+#: The 13.5 accesses of every replica of a multicast buffer through one partition view.
+MULTIMEM_OPS: frozenset[str] = frozenset(
+    {"multimem_load_reduce_view_tko", "multimem_reduce_view_tko", "multimem_store_view_tko"}
+)
 #: Memory accesses through a view of a tensor.
-VIEW_MEMORY_OPS: frozenset[str] = frozenset(
-    {"load_view_tko", "store_view_tko", "atomic_red_view_tko"}
+VIEW_MEMORY_OPS: frozenset[str] = (
+    frozenset({"load_view_tko", "store_view_tko", "atomic_red_view_tko"}) | MULTIMEM_OPS
 )
 #: Every op that reads or writes a buffer.
 MEMORY_OPS: frozenset[str] = POINTER_MEMORY_OPS | VIEW_MEMORY_OPS
@@ -295,6 +308,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "atomic_mode": ("and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg"),
     "padding_value": ("zero", "neg_zero", "nan", "pos_inf", "neg_inf"),
     "symbol_visibility": ("public", "private"),
+    # 13.5 (docs/dialect.md §2): the multimem ops' reduction; umin / umax compare the bits
+    # as unsigned integers
+    "multimem_reduction_kind": ("add", "min", "max", "and", "or", "xor", "umin", "umax"),
 }
 
-assert len(OPS) == 105 and len(BODY_OPS) == 102, (len(OPS), len(BODY_OPS))
+assert len(OPS) == 108 and len(BODY_OPS) == 105, (len(OPS), len(BODY_OPS))

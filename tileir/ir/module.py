@@ -29,6 +29,7 @@ import pyrsistent
 from attrs import field, frozen
 from pyrsistent import PMap
 
+from tileir.ir.dialect import ENUMS
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
 from tileir.types import Format, FunctionType, TileType, Type
@@ -51,6 +52,7 @@ __all__ = [
     "SameElements",
     "Bounded",
     "Hints",
+    "MultimemReduction",
     "freeze_attrs",
     "walk",
 ]
@@ -385,6 +387,27 @@ class Bounded:
 
     lower: Optional[int] = None
     upper: Optional[int] = None
+
+
+def _check_reduction(instance: object, attribute: object, kind: str) -> None:
+    if kind not in ENUMS["multimem_reduction_kind"]:
+        raise ValueError(
+            f"multimem reduction kind {kind!r} is not one of "
+            f"{', '.join(ENUMS['multimem_reduction_kind'])}"
+        )
+
+
+@frozen
+class MultimemReduction:
+    """``#cuda_tile.multimem_reduction_kind<K>`` as a self-contained attribute (bytecode tag
+    13, 13.5; docs/bytecode.md §2.4).  Ops hold their reduction as a plain enum spelling;
+    this value is what a tagged attribute of that kind decodes to.
+
+    >>> MultimemReduction("umin").kind
+    'umin'
+    """
+
+    kind: str = field(validator=_check_reduction)
 
 
 def _by_arch(

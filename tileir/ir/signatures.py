@@ -212,7 +212,22 @@ SIGNATURES: dict[str, Signature] = {
     "atomic_red_view_tko": _sig(
         "view index* value token?",
         "memory_ordering:enum:memory_ordering"
-        "=relaxed memory_scope:enum:memory_scope mode:enum:atomic_mode",
+        "=relaxed memory_scope:enum:memory_scope mode:enum:atomic_mode inbounds:bool[]",
+    ),
+    # multimem (13.5): every replica of a multicast buffer through one partition view
+    "multimem_load_reduce_view_tko": _sig(
+        "view index* token?",
+        "memory_ordering:enum:memory_ordering=weak memory_scope:enum:memory_scope "
+        "reduction:enum:multimem_reduction_kind=add inbounds:bool[]",
+    ),
+    "multimem_reduce_view_tko": _sig(
+        "view value index* token?",
+        "memory_ordering:enum:memory_ordering=relaxed memory_scope:enum:memory_scope "
+        "reduction:enum:multimem_reduction_kind=add inbounds:bool[]",
+    ),
+    "multimem_store_view_tko": _sig(
+        "view value index* token?",
+        "memory_ordering:enum:memory_ordering=weak memory_scope:enum:memory_scope inbounds:bool[]",
     ),
     # misc
     "assume": _sig("value", "predicate:predicate"),

@@ -177,6 +177,7 @@ def make(
     family: str,
     doc: str,
     archs: Optional[Sequence[str]] = None,
+    devices: int = 1,
 ) -> KernelSpec:
     """Register one kernel and return its spec."""
     return register(
@@ -189,6 +190,7 @@ def make(
             family,
             doc,
             None if archs is None else tuple(archs),
+            devices,
         )
     )
 

@@ -1,4 +1,4 @@
-"""What the golden kernels cover of Tile IR 13.4: every opcode, type tag and attribute value.
+"""What the golden kernels cover of Tile IR 13.5: every opcode, type tag and attribute value.
 
 The table is generated from the code, never written by hand: the rows come from the
 dialect's facts (:mod:`tileir.ir.dialect`, :mod:`tileir.ir.signatures`, :mod:`tileir.types`),
@@ -11,7 +11,8 @@ function type and hints, and the module's globals.
 
 Rows:
 
-* ``opcodes``: the 105 ops of 13.4: 102 body ops, and the three structural ones, which
+* ``opcodes``: the 108 ops of 13.5: 105 body ops (the three multimem ops of 13.5
+  included), and the three structural ones, which
   are covered as follows: ``module`` by every kernel (each recording is one module),
   ``entry`` by every kernel (each is one entry function), ``global`` by a kernel whose
   Module holds module-level arrays (``global_constant`` / ``global_array``).
@@ -19,8 +20,9 @@ Rows:
   element formats, ``ptr``, ``tile``, ``tensor_view``, ``partition_view``,
   ``strided_view``, ``gather_scatter_view``, ``token`` and ``function``.
 * ``attributes``: the attribute values a kernel can choose, counted as: each value of each
-  enum of :data:`tileir.ir.dialect.ENUMS` (47), each ``ptr_attr`` value of
-  :data:`tileir.types.PTR_ATTRS` (13.4: ``none``, the only one tileiras accepts), each
+  enum of :data:`tileir.ir.dialect.ENUMS` (55, 13.5's multimem_reduction_kind included),
+  each ``ptr_attr`` value of :data:`tileir.types.PTR_ATTRS` (``none``; 13.5's ``unicast``
+  and ``multicast``), each
   UnitAttr (flush_to_zero, propagate_nan, fast_acc, unsigned_cmp, saturating, alloca's
   global, a global's constant), the two values of scan's ``reverse``, ``inbounds`` true,
   the assume predicates (div_by, div_by every/along, same_elements, bounded), each

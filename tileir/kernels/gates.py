@@ -29,10 +29,11 @@ import numpy as np
 from tileir.encode import decode, encode, required_version
 from tileir.errors import TileIRError
 from tileir.fake import FakeDevice
+from tileir.ir.dialect import version_text
 from tileir.kernels.registry import KernelSpec, get
 from tileir.real.cache import cubin_for
 from tileir.real.cubin import kernel_names
-from tileir.real.tileiras import disassemble
+from tileir.real.tileiras import disassemble, tool_version
 
 # the module, not the function: a test's mutant renderer (monkeypatched) must reach the gate
 from tileir.text import render as text_render
@@ -145,7 +146,7 @@ def _artifacts(spec: KernelSpec) -> dict:
     module = spec.kernel().module
     lowest = required_version(module)
     out = {"text": text_render.render(module), "bytecode": encode(module, lowest)}
-    if lowest != (13, 4):
+    if lowest < (13, 4):  # (a 13.5 kernel has its lowest version alone)
         out["latest"] = encode(module, (13, 4))
     return out
 
@@ -190,13 +191,28 @@ def gate_text(spec: KernelSpec, root: Optional[Path] = None) -> GateResult:
     module = spec.kernel().module
     if decode(first["bytecode"]) != module:
         return GateResult(spec.name, False, "the bytecode decodes to a different Module")
+    lowest = required_version(module)
+    if lowest >= (13, 5) and not _reads_13_5():
+        return GateResult(
+            spec.name,
+            False,
+            f"the kernel needs bytecode {version_text(lowest)} and tileirdisasm "
+            f"{tool_version('tileirdisasm')} reads 13.1 to 13.4: install "
+            "nvidia-cuda-tileiras 13.5.37 (or point TILEIR_TOOLS_DIR at it)",
+        )
     shown = disassemble(first["bytecode"], kernel=spec.name)
     if normalize_ssa(shown) != normalize_ssa(first["text"]):
         return GateResult(spec.name, False, "tileirdisasm prints other text than render")
-    versions = "lowest and 13.4" if "latest" in first else "13.4"
+    versions = "lowest and 13.4" if "latest" in first else version_text(required_version(module))
     return GateResult(
         spec.name, True, f"text and bytes pinned ({versions}), tileirdisasm agrees, decodes equal"
     )
+
+
+def _reads_13_5() -> bool:
+    """Whether the tileirdisasm found reads bytecode 13.5 (13.5.37 does, 13.4.92 does not)."""
+    major_minor = tuple(int(p) for p in tool_version("tileirdisasm").split(".")[:2] if p.isdigit())
+    return major_minor >= (13, 5)
 
 
 @_guarded
@@ -232,7 +248,10 @@ def gate_fake(spec: KernelSpec, seed: int = 0) -> GateResult:
     kernel = spec.kernel()
     inputs, grid = spec.inputs(np.random.default_rng(seed))
     device = FakeDevice(
-        mode="both", references={spec.name: spec.reference}, tolerances={spec.name: spec.tolerance}
+        mode="both",
+        references={spec.name: spec.reference},
+        tolerances={spec.name: spec.tolerance},
+        devices=spec.devices,
     )
     device.run(kernel, *inputs, grid=grid)
     tol = "bit-exact" if spec.tolerance is None else f"within {spec.tolerance}"

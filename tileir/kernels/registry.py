@@ -47,6 +47,9 @@ class KernelSpec:
     archs: Optional[tuple] = attrs.field(
         default=None, converter=lambda a: None if a is None else tuple(a)
     )
+    #: How many simulated GPUs the fake device runs the kernel on
+    #: (``FakeDevice(devices=...)``): a multicast buffer's inputs hold that many replicas.
+    devices: int = 1
 
     def kernel(self):
         """The recorded kernel (recorded anew each call: recording is pure)."""
@@ -119,6 +122,7 @@ BUNDLED_MODULES = (
     "tileir.kernels.pointers",
     "tileir.kernels.control",
     "tileir.kernels.atomics",
+    "tileir.kernels.multimem",
 )
 
 

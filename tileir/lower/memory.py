@@ -8,7 +8,7 @@ line through the function (``together`` forks it and joins the ends).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from tileir.ir.module import Value
 from tileir.record.program import (
@@ -18,6 +18,7 @@ from tileir.record.program import (
     AtomicCell,
     Load,
     LoadPtr,
+    Multimem,
     Store,
     StorePtr,
     Together,
@@ -141,8 +142,46 @@ class MemoryInstrs(Walk):
             "atomic_red_view_tko",
             [pv, *index, value, self.token],
             [TOKEN],
-            {"memory_ordering": "relaxed", "memory_scope": ins.scope, "mode": ins.mode},
+            {
+                "memory_ordering": "relaxed",
+                "memory_scope": ins.scope,
+                "mode": ins.mode,
+                **({"inbounds": ins.inbounds} if any(ins.inbounds) else {}),
+            },
             segments=(1, len(index), 1, 1),
+            loc=ins.loc,
+        )
+
+    def _multimem(self, ins: Multimem) -> None:
+        # a multicast view carries no padding value: no replica reads past the extent
+        pv = self.view(ins.param, ins.view, ins.loc, padded=False)
+        index = self._index(ins.index)
+        attrs: dict[str, Any] = {"memory_ordering": ins.ordering}
+        if ins.scope is not None:
+            attrs["memory_scope"] = ins.scope
+        if ins.reduction is not None:
+            attrs["reduction"] = ins.reduction
+        if any(ins.inbounds):
+            attrs["inbounds"] = ins.inbounds
+        if ins.value is None:  # load_reduce: a tile and the token
+            assert ins.type is not None  # (ops.multimem gives a load-reduce its tile type)
+            tile, self.token = self.emit(
+                ins.op,
+                [pv, *index, self.token],
+                [ins.type, TOKEN],
+                attrs,
+                segments=(1, len(index), 1),
+                loc=ins.loc,
+            )
+            self.bind(("var", ins.result), tile)
+            return
+        value = self.value(ins.value)
+        (self.token,) = self.emit(
+            ins.op,
+            [pv, value, *index, self.token],
+            [TOKEN],
+            attrs,
+            segments=(1, 1, len(index), 1),
             loc=ins.loc,
         )
 
@@ -184,6 +223,7 @@ MEMORY_LOWER_RULES = {
     Atomic: MemoryInstrs._atomic,
     AtomicCas: MemoryInstrs._atomiccas,
     AtomicCell: MemoryInstrs._atomiccell,
+    Multimem: MemoryInstrs._multimem,
     Alloca: MemoryInstrs._alloca,
     TokenStep: MemoryInstrs._tokenstep,
     Together: MemoryInstrs._together,

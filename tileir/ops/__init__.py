@@ -103,6 +103,7 @@ from tileir.ops.memory import (
     store_cell,
     store_sub,
 )
+from tileir.ops.multimem import load_reduce_cell, reduce_cell, store_cell_all
 from tileir.ops.reductions import (
     argmax,
     argmin,
@@ -183,6 +184,9 @@ mark_effect_makers(
     atomic_add,
     atomic_cas,
     atomic_cell,
+    load_reduce_cell,
+    reduce_cell,
+    store_cell_all,
     load_window,
     gather,
     scatter,
@@ -212,6 +216,9 @@ __all__ = [
     "atomic_add",
     "atomic_cas",
     "atomic_cell",
+    "load_reduce_cell",
+    "reduce_cell",
+    "store_cell_all",
     "load_window",
     "gather",
     "scatter",

@@ -208,8 +208,8 @@ def ptr_attr_of(value: Optional[str], op: str) -> Optional[str]:
     if value is not None and value not in PTR_ATTRS:
         raise refuse(
             op,
-            f"ptr_attr must be None or one of {PTR_ATTRS} (all tileiras 13.4 "
-            f"knows), got {value!r}",
+            f"ptr_attr must be None or one of {PTR_ATTRS} (none: 13.4; unicast, "
+            f"multicast: 13.5), got {value!r}",
             user_loc(),
         )
     return value

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from tileir.broadcast import RuleError, check_write, widen_many
 from tileir.ir.attr_rules import check_access, check_atomic
+from tileir.ir.dialect import MULTIMEM_OPS
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
@@ -69,7 +70,24 @@ Pointee = Union[Param, Global, Tile]
 def param_of(p: object, op: str) -> Param:
     if not isinstance(p, Param):
         raise refuse(op, f"expected a kernel parameter, got {type(p).__name__} {p!r}", user_loc())
+    if p.marker.ptr_attr == "multicast" and op not in _MULTICAST_OPS:
+        raise _multicast_refusal(p.describe(), op)
     return p
+
+
+# what may take a multicast parameter: the multimem ops, and the shape queries (no access)
+_MULTICAST_OPS = MULTIMEM_OPS | {"get_tensor_shape", "get_index_space_shape"}
+
+
+def _multicast_refusal(what: str, op: str):
+    # the 13.5 verifier: "multicast ptr_attr is not allowed" (views), "multicast pointer is
+    # not allowed / supported" (the pointer path) (docs/dialect.md §2.2)
+    return refuse(
+        op,
+        f"{what} is a multicast buffer, which only the multimem ops access "
+        f"(load_reduce_cell, reduce_cell, store_cell_all); `{op}` refuses a multicast pointer",
+        user_loc(),
+    )
 
 
 def access(
@@ -354,10 +372,14 @@ def pointer_base(x: Pointee, op: str, write: Optional[str] = None) -> tuple[Base
     if isinstance(x, Param):
         if x.role == "Scalar":
             raise refuse(op, f"{x.describe()} is a value; read it with scalar()")
+        if x.marker.ptr_attr == "multicast":
+            raise _multicast_refusal(x.describe(), op)
         if write is not None:
             _writable(x, write, op)
         return x.index, x.format
     if isinstance(x, Tile) and isinstance(x.format, PointerType):
+        if x.format.attr == "multicast":
+            raise _multicast_refusal(f"the pointers {x.type}", op)
         if write is not None:
             for root in _roots(x, set()):
                 if root.op == "get_global" and root.attrs["global"].constant:

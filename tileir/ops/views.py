@@ -22,6 +22,7 @@ from tileir.ir.module import Global
 from tileir.ir.numerics import dense_of
 from tileir.ops.conversions import ptr_attr_of
 from tileir.ops.memory import access, cell_index, global_pointer, needs_cells, param_of
+from tileir.ops.multimem import inbounds_flags
 from tileir.ops.shape import broadcast, check_shape, index_tile
 from tileir.record.builder import Effect, Emit
 from tileir.record.markers import Param
@@ -180,11 +181,19 @@ def scatter(p: Param, index: Sequence[SparseEntry], value: TileLike, **options: 
 
 
 def atomic_cell(
-    mode: str, p: Param, value: TileLike, index: Sequence[Index] = (), *, scope: str = "device"
+    mode: str,
+    p: Param,
+    value: TileLike,
+    index: Sequence[Index] = (),
+    *,
+    scope: str = "device",
+    inbounds: Union[bool, Sequence[bool], None] = None,
 ) -> Effect:
     """Combine ``value`` into this block's cell of the Shared ``p`` (its FREE_AXIS dimensions
     picked by ``index``) with ``mode`` (add, addf, and, or, xor, max, min, umax, umin),
-    atomically element by element (``atomic_red_view_tko``, 13.3) (yield it)."""
+    atomically element by element (``atomic_red_view_tko``, 13.3) (yield it).  ``inbounds``
+    (True, or one bool per dimension) promises the cell lies inside the extent there
+    (bytecode 13.5)."""
     op = "atomic_red_view_tko"
     p = param_of(p, op)
     try:
@@ -199,7 +208,9 @@ def atomic_cell(
     if value.shape != c.tile:
         value = broadcast(value, c.tile)
     idx = cell_index(p, index, op)
-    return Emit(op, AtomicCell(p.index, c, idx, value, mode, scope, user_loc()), None, user_loc())
+    flags = inbounds_flags(inbounds, len(idx), op)
+    ins = AtomicCell(p.index, c, idx, value, mode, scope, user_loc(), flags)
+    return Emit(op, ins, None, user_loc())
 
 
 # ----------------------------------------------------------------------------- shape queries

@@ -278,7 +278,7 @@ def _validate_marker(marker: Marker) -> None:
         if marker.ptr_attr not in PTR_ATTRS:
             raise UsageError(
                 f"{type(marker).__name__}({marker.format}, ...): ptr_attr must be "
-                f"one of {PTR_ATTRS} (all tileiras 13.4 knows), got "
+                f"one of {PTR_ATTRS} (none: 13.4; unicast, multicast: 13.5), got "
                 f"{marker.ptr_attr!r}",
                 op=type(marker).__name__,
             )

@@ -42,6 +42,7 @@ __all__ = [
     "Program",
     "Instr",
     "MEMORY_INSTRS",
+    "Multimem",
 ]
 
 if TYPE_CHECKING:
@@ -214,6 +215,30 @@ class AtomicCell:
     mode: str
     scope: str = "device"
     loc: Optional[Loc] = field(default=None, eq=False)
+    #: 13.5: one flag per index, the promise that the cell lies inside the extent there
+    inbounds: tuple[bool, ...] = field(default=(), converter=_flags)
+
+
+@frozen
+class Multimem:
+    """A 13.5 multimem access of the cell at ``index`` of a multicast ``param``'s ``view``,
+    on every replica of the buffer at once: ``multimem_load_reduce_view_tko`` (``result``:
+    the elementwise ``reduction`` of the replicas' cells), ``multimem_reduce_view_tko``
+    (``value`` reduced into each replica, atomically) or ``multimem_store_view_tko``
+    (``value`` written to each replica)."""
+
+    op: str
+    result: int
+    param: int
+    view: Cells
+    index: tuple[Tile, ...] = field(converter=_tiles)
+    value: Optional[Tile]
+    type: Optional[TileType]
+    ordering: str
+    scope: Optional[str]
+    reduction: Optional[str]
+    inbounds: tuple[bool, ...]
+    loc: Optional[Loc] = field(default=None, eq=False)
 
 
 @frozen
@@ -327,6 +352,7 @@ Instr = Union[
     Atomic,
     AtomicCas,
     AtomicCell,
+    Multimem,
     Alloca,
     TokenStep,
     Together,
@@ -365,6 +391,7 @@ MEMORY_INSTRS = (
     Atomic,
     AtomicCas,
     AtomicCell,
+    Multimem,
     Print,
     TokenStep,
     Together,

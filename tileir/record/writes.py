@@ -1,6 +1,6 @@
 """Which parameters a recorded body writes, so ``trace`` can refuse an Out nothing writes.
 
-A write is a store through a view (``Store``, ``AtomicCell``) or through the pointer path
+A write is a store through a view (``Store``, ``AtomicCell``, a multimem reduce or store) or through the pointer path
 (``StorePtr``, ``Atomic``, ``AtomicCas``), where the base is a parameter's index or a tile
 of pointers made from a parameter's address (its ``ptr_param`` leaves).  Loop bodies,
 branches and ``together`` groups are searched too.
@@ -15,6 +15,7 @@ from tileir.record.program import (
     AtomicCas,
     AtomicCell,
     Instr,
+    Multimem,
     Store,
     StorePtr,
     walk_instructions,
@@ -29,6 +30,8 @@ def written_params(body: Iterable[Instr]) -> set[int]:
     found: set[int] = set()
     for ins in walk_instructions(body):
         if isinstance(ins, (Store, AtomicCell)):
+            found.add(ins.param)
+        elif isinstance(ins, Multimem) and ins.value is not None:  # reduce, store
             found.add(ins.param)
         elif isinstance(ins, (StorePtr, Atomic, AtomicCas)):
             if isinstance(ins.param, int):

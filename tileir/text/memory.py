@@ -136,14 +136,49 @@ def _atomic_cas(p, op):
     )
 
 
+def _inbounds_text(op) -> str:
+    inbounds = attr_of(op, "inbounds")
+    if not any(inbounds):
+        return ""
+    return " inbounds = [" + ", ".join("true" if b else "false" for b in inbounds) + "]"
+
+
 def _atomic_red_view(p, op):
     g = operand_groups(op)
     view, value = g["view"][0], g["value"][0]
     token = "".join(f" token = {p.use(t)}" for t in g["token"])
     return (
         f"atomic_red_view_tko {_order_scope(op)} {p.use(view)}[{ops(p, g['index'])}], "
-        f"{attr_of(op, 'mode')}, {p.use(value)}{token} : {t(value)}, {t(view)}"
-        f"{_index_types(g['index'])} -> {types(op.results)}"
+        f"{attr_of(op, 'mode')}, {p.use(value)}{token}{_inbounds_text(op)} : {t(value)}, "
+        f"{t(view)}{_index_types(g['index'])} -> {types(op.results)}"
+    )
+
+
+def _multimem(p, op):
+    """The three multimem ops (13.5, docs/dialect.md §1.13): unlike load / store_view_tko the
+    token is listed among the operand types, the reduction is a generic ``attributes``
+    clause left out when it is ``add``, and where no ``inbounds`` list is printed one more
+    space stands before the clause (or the colon)."""
+    g = operand_groups(op)
+    view = g["view"][0]
+    stored = [p.use(v) for v in g.get("value", ())]
+    operands = ", ".join([p.use(view), *stored])
+    token = "".join(f" token = {p.use(x)}" for x in g["token"])
+    reduction = attr_of(op, "reduction") if op.name != "multimem_store_view_tko" else None
+    clause = (
+        f" attributes {{reduction = #cuda_tile.multimem_reduction_kind<{reduction}>}}"
+        if reduction is not None and reduction != "add"
+        else ""
+    )
+    # tileirdisasm 13.5.37 leaves one space more where no inbounds list is printed
+    spacer = "" if any(attr_of(op, "inbounds")) else " "
+    typed = [t(view), *(t(v) for v in g.get("value", ()))]
+    index = _index_types(g["index"])
+    tail = ", " + ", ".join(t(x) for x in g["token"]) if g["token"] else ""
+    return (
+        f"{op.name} {_order_scope(op)} {operands}[{ops(p, g['index'])}]{token}"
+        f"{_inbounds_text(op)}{spacer}{clause} : {', '.join(typed)}{index}{tail} "
+        f"-> {types(op.results)}"
     )
 
 
@@ -168,5 +203,8 @@ MEMORY_RENDER_RULES = {
     "atomic_rmw_tko": _atomic_rmw,
     "atomic_cas_tko": _atomic_cas,
     "atomic_red_view_tko": _atomic_red_view,
+    "multimem_load_reduce_view_tko": _multimem,
+    "multimem_reduce_view_tko": _multimem,
+    "multimem_store_view_tko": _multimem,
     "alloca": _alloca,
 }

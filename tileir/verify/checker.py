@@ -79,6 +79,8 @@ _OPTIONAL = {
     ("store_view_tko", "optimization_hints"),
     ("load_ptr_tko", "optimization_hints"),
     ("store_ptr_tko", "optimization_hints"),
+    ("multimem_load_reduce_view_tko", "memory_scope"),
+    ("multimem_store_view_tko", "memory_scope"),
 }
 
 

@@ -34,10 +34,15 @@ if TYPE_CHECKING:
 __all__ = ["VERIFY_MEMORY_RULES"]
 
 
-def _pointers(c, v) -> TileType:
+def _pointers(c, v, access: bool = True) -> TileType:
     t = tile(c, v, "pointers")
-    if not isinstance(t.element, PointerType):
+    element = t.element
+    if not isinstance(element, PointerType):
         c.fail(f"pointers is {t}, not a tile of pointers")
+    if (
+        access and isinstance(element, PointerType) and element.attr == "multicast"
+    ):  # (13.5's verifier; offset only moves them)
+        c.fail(f"multicast pointer is not allowed here ({t}); only the multimem ops take one")
     return t
 
 
@@ -73,7 +78,7 @@ def _store_ptr(c, op):
 
 
 def _offset(c, op):
-    ptrs = _pointers(c, op.operands[0])
+    ptrs = _pointers(c, op.operands[0], access=False)
     off = int_tile(c, op.operands[1], "offsets")
     if off.shape != ptrs.shape:
         c.fail(f"offsets {off} must have the pointers' shape {ptrs.shape}")
@@ -148,6 +153,10 @@ def _atomic_red_view(c, op):
             f"view is {view}; atomic_red_view_tko takes a partition or strided view "
             "without padding"
         )
+    if view.tensor_view.ptr_attr == "multicast":
+        c.fail(
+            f"multicast ptr_attr is not allowed here ({view.tensor_view}); use the multimem ops"
+        )
     view_index(c, view, g["index"])
     if g["value"][0].type != view_tile(view):
         c.fail(f"value is {g['value'][0].type}; {view} holds {view_tile(view)}")
@@ -156,6 +165,9 @@ def _atomic_red_view(c, op):
         c.fail(f"memory ordering {attr_of(op, 'memory_ordering')}: only relaxed is allowed")
     if attr_of(op, "memory_scope") not in ("tl_blk", "device"):
         c.fail(f"memory scope {attr_of(op, 'memory_scope')}: tl_blk or device only")
+    inbounds = attr_of(op, "inbounds")
+    if inbounds and len(inbounds) != len(g["index"]):
+        c.fail(f"inbounds has {len(inbounds)} entries for {len(g['index'])} indices")
     element = view.tensor_view.element
     _atomic_mode(c, op, element, _INT_MODES + ("addf",))
     results_are(c, op, TOKEN)

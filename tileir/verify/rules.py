@@ -22,6 +22,7 @@ from tileir.ir.signatures import SIGNATURES, attr_of
 from tileir.types import F32, I1, Format, PointerType, TileType
 from tileir.verify.common import float_tile, int_tile, names_of, one_result, same_types, tile
 from tileir.verify.memory import VERIFY_MEMORY_RULES
+from tileir.verify.multimem import VERIFY_MULTIMEM_RULES
 from tileir.verify.shapes import VERIFY_SHAPE_RULES
 from tileir.verify.views import VERIFY_VIEW_RULES
 
@@ -371,4 +372,5 @@ VERIFY_RULES = rule_table(
     VERIFY_SHAPE_RULES,
     VERIFY_MEMORY_RULES,
     VERIFY_VIEW_RULES,
+    VERIFY_MULTIMEM_RULES,
 )

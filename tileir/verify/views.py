@@ -142,6 +142,14 @@ def view_index(c, view, index) -> None:
         c.fail(f"scalar indices must share one integer type, got {types_text(scalars)}")
 
 
+def _no_multicast(c, view) -> None:
+    # (13.5's verifier: "multicast ptr_attr is not allowed"; only the multimem ops take one)
+    if view.tensor_view.ptr_attr == "multicast":
+        c.fail(
+            f"multicast ptr_attr is not allowed here ({view.tensor_view}); use the multimem ops"
+        )
+
+
 def _inbounds(c, op, n) -> None:
     inbounds = attr_of(op, "inbounds")
     if inbounds and len(inbounds) != n:
@@ -153,6 +161,7 @@ def _load_view(c, op):
     view = g["view"][0].type
     if not isinstance(view, TILE_VIEWS):
         c.fail(f"view is {view}; loads read a partition, strided or gather_scatter view")
+    _no_multicast(c, view)
     view_index(c, view, g["index"])
     tokens_in(c, op, g["token"])
     check_ordering(c, op, ("weak", "relaxed", "acquire"))
@@ -165,6 +174,7 @@ def _store_view(c, op):
     view = g["view"][0].type
     if not isinstance(view, TILE_VIEWS):
         c.fail(f"view is {view}; stores write a partition, strided or gather_scatter view")
+    _no_multicast(c, view)
     if g["tile"][0].type != view_tile(view):
         c.fail(f"tile is {g['tile'][0].type}; {view} stores {view_tile(view)}")
     view_index(c, view, g["index"])

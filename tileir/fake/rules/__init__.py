@@ -16,7 +16,7 @@ because they steer which blocks run which region.  ``reduce`` / ``scan`` have
 rules here and call back ``ctx.combine`` to evaluate their combiner region.
 
 The groups live beside their kind of op (:mod:`.floats`, :mod:`.ints`,
-:mod:`.convert`, :mod:`.shape`, :mod:`.memory`, :mod:`.misc`); this module joins
+:mod:`.convert`, :mod:`.shape`, :mod:`.memory`, :mod:`.multimem`, :mod:`.misc`); this module joins
 them into the one table with :func:`tileir.ir.rule_table.rule_table`, which
 refuses an op defined twice or unknown.
 """
@@ -30,6 +30,7 @@ from tileir.fake.rules.floats import NUMPY_FLOAT_RULES
 from tileir.fake.rules.ints import NUMPY_INT_RULES
 from tileir.fake.rules.memory import NUMPY_MEMORY_RULES
 from tileir.fake.rules.misc import NUMPY_MISC_RULES
+from tileir.fake.rules.multimem import NUMPY_MULTIMEM_RULES
 from tileir.fake.rules.shape import NUMPY_SHAPE_RULES
 from tileir.ir.dialect import CONTROL_OPS
 from tileir.ir.module import Op
@@ -54,5 +55,6 @@ NUMPY_RULES = rule_table(
     NUMPY_SHAPE_RULES,
     NUMPY_MEMORY_RULES,
     NUMPY_MISC_RULES,
+    NUMPY_MULTIMEM_RULES,
     {name: CONTROL for name in CONTROL_OPS},
 )
