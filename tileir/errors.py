@@ -144,6 +144,6 @@ class UsageError(TileIRError, TypeError, ValueError):
 
 
 class RuleError(ValueError):
-    """A pure rule (:mod:`tileir.broadcast`, :mod:`tileir.ir.attr_rules`) refused its input;
+    """A pure rule (:mod:`tileir.shape_rules`, :mod:`tileir.ir.attr_rules`) refused its input;
     the message says why.  The recorder turns it into a :class:`RecordingError` that names
     the kernel, op and line; it never reaches a user on its own."""

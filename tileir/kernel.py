@@ -24,7 +24,6 @@ from typing import Any, Callable, Mapping, Optional
 
 from attrs import field, frozen
 
-from tileir.broadcast import RuleError, check_cells_agree, grid_of
 from tileir.encode.writer import (  # the module itself: no importlib code on the way
     VersionLike,
     encode,
@@ -43,6 +42,7 @@ from tileir.record.markers import Marker, Out, Param
 from tileir.record.program import Program
 from tileir.record.source import user_loc
 from tileir.record.writes import written_params
+from tileir.shape_rules import RuleError, check_cells_agree, grid_of
 from tileir.text import render as text_render
 
 __all__ = ["Kernel", "Recipe", "trace", "record", "lower_program"]

@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 # -- the markers' sentinels (tileir.record.markers re-exports them); here so that the pure
-# rules of tileir.broadcast can read them without importing the recorder
+# rules of tileir.shape_rules can read them without importing the recorder
 
 
 class _Sentinel:

@@ -19,7 +19,8 @@ from tileir import (
     store_cell,
     trace,
 )
-from tileir.broadcast import (
+from tileir.record.markers import Param
+from tileir.shape_rules import (
     MMA_PAIRS,
     RuleError,
     check_cells_agree,
@@ -28,7 +29,6 @@ from tileir.broadcast import (
     reduce_shape,
     widen_shapes,
 )
-from tileir.record.markers import Param
 from tileir.types import FORMATS
 
 dims = st.sampled_from([1, 2, 4, 8])

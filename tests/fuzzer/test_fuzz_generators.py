@@ -233,7 +233,7 @@ def test_mma_oracle_bounds_an_f32_accumulation_and_reads_i8_signs():
 
 
 def test_mma_pairs_are_the_dialects():
-    from tileir.broadcast import MMA_PAIRS as DIALECT
+    from tileir.shape_rules import MMA_PAIRS as DIALECT
 
     for acc, factors in MMA_PAIRS.items():
         for f in factors:

@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("errors", "formats"),
     ("types",),
     ("ir",),
-    ("broadcast",),
+    ("shape_rules",),
     ("record",),
     ("ops", "lower", "host", "text", "verify", "encode"),
     ("lib",),  # pure tile functions over the ops
@@ -193,7 +193,7 @@ def test_few_loose_modules_at_the_package_root():
         "tileir.debug",
         "tileir.ops",
         "tileir.types",
-        "tileir.broadcast",
+        "tileir.shape_rules",
         "tileir.encode",
         "tileir.real",
         "tileir.lib",

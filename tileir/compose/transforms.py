@@ -25,12 +25,12 @@ from typing import Any, Sequence, Union
 
 import attrs
 
-from tileir.broadcast import RuleError, check_cells_agree, grid_of
 from tileir.compose.bodies import Body, by_name, markers_text, recipe_of, stand_in_uses
 from tileir.errors import RecordingError, TileIRError
 from tileir.kernel import Kernel, Recipe, lower_program, record
 from tileir.record.convention import trace_params
 from tileir.record.markers import DYN_DIM, Cells, Marker, Param, Scalar
+from tileir.shape_rules import RuleError, check_cells_agree, grid_of
 
 __all__ = ["specialize", "retile"]
 

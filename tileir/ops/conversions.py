@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from tileir.broadcast import RuleError
 from tileir.ir.attr_rules import check_overflow, ftof_compiles, ftof_roundings
 from tileir.record.source import user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, drop_defaults, refuse
+from tileir.shape_rules import RuleError
 from tileir.types import I1, I8, I64, PTR_ATTRS, Format, PointerType
 
 __all__ = ["convert", "bitcast", "ptr_to_int", "int_to_ptr", "ptr_to_ptr", "pack", "unpack"]

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from tileir.broadcast import RuleError, widen_many
 from tileir.ir.attr_rules import check_float_modifiers, check_int_division, check_overflow
 from tileir.ir.signatures import SIGNATURES
 from tileir.record.source import user_loc
@@ -49,6 +48,7 @@ from tileir.record.tile import (
     widen_pair,
 )
 from tileir.record.tile import compare as _compare
+from tileir.shape_rules import RuleError, widen_many
 from tileir.types import I1, Format, PointerType
 
 __all__ = [

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from tileir.broadcast import RuleError, check_write, widen_many
 from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.dialect import MULTIMEM_OPS
 from tileir.ir.module import Global
@@ -43,6 +42,7 @@ from tileir.record.program import (
 )
 from tileir.record.source import user_loc
 from tileir.record.tile import Number, Tile, TileLike, as_tile, constant, refuse
+from tileir.shape_rules import RuleError, check_write, widen_many
 from tileir.types import I1, I32, Format, PointerType, TileType
 
 __all__ = [

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.broadcast import RuleError, check_write
 from tileir.ir.attr_rules import check_multimem
 from tileir.ops.memory import cell_index, needs_cells, param_of
 from tileir.ops.shape import broadcast
@@ -33,6 +32,7 @@ from tileir.record.markers import Param
 from tileir.record.program import Multimem
 from tileir.record.source import user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, refuse
+from tileir.shape_rules import RuleError, check_write
 from tileir.types import TileType
 
 __all__ = ["load_reduce_cell", "reduce_cell", "store_cell_all", "inbounds_flags"]

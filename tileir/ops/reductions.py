@@ -25,7 +25,6 @@ import inspect
 import math
 from typing import Any, Callable, Sequence, Union, overload
 
-from tileir.broadcast import RuleError, normalize_dim, reduce_shape
 from tileir.ir.module import ScalarAttr
 from tileir.ops.elementwise import compare
 from tileir.ops.shape import broadcast, iota, reshape, where
@@ -41,6 +40,7 @@ from tileir.record.tile import (
     reduce_dim,
     refuse,
 )
+from tileir.shape_rules import RuleError, normalize_dim, reduce_shape
 from tileir.types import I32, Format, TileType
 
 __all__ = [

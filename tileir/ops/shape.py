@@ -16,14 +16,6 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.broadcast import (
-    RuleError,
-    check_mma,
-    is_power_of_two,
-    mma_accumulators,
-    mma_table_text,
-    widen_many,
-)
 from tileir.ir.module import Bounded, DivBy, SameElements
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
@@ -38,6 +30,14 @@ from tileir.record.tile import (
     drop_defaults,
     refuse,
     shape_tuple,
+)
+from tileir.shape_rules import (
+    RuleError,
+    check_mma,
+    is_power_of_two,
+    mma_accumulators,
+    mma_table_text,
+    widen_many,
 )
 from tileir.types import F32, I1, I8, I32, MAX_TILE_ELEMENTS, Format, PointerType, TileType
 

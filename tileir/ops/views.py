@@ -16,7 +16,6 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from tileir.broadcast import RuleError, check_write
 from tileir.ir.attr_rules import check_atomic
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_of
@@ -29,6 +28,7 @@ from tileir.record.markers import Param
 from tileir.record.program import Alloca, AtomicCell, Load, Sparse, Store, Window
 from tileir.record.source import user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, constant, refuse, widen_pair
+from tileir.shape_rules import RuleError, check_write
 from tileir.types import I32, Format, PointerType, TileType, format_of_dtype
 
 __all__ = [

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, S
 from attrs import field, frozen
 from pyrsistent import PMap
 
-from tileir.broadcast import RuleError, normalize_dim, widen_shapes
 from tileir.errors import RecordingError
 from tileir.ir.attr_rules import check_arith_format
 from tileir.ir.dialect import ENUMS
@@ -37,6 +36,7 @@ from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_
 from tileir.ir.signatures import attr_defaults
 from tileir.record.effect import not_a_tile_hint
 from tileir.record.source import user_loc
+from tileir.shape_rules import RuleError, normalize_dim, widen_shapes
 from tileir.types import F32, I1, I32, ElementType, Format, PointerType, TileType
 
 __all__ = [
