@@ -15,8 +15,8 @@ import numpy as np
 
 from tileir import F64, In, Out, Shared, block_id, cells, load, load_cell, store, store_cell, trace
 from tileir.debug import find_races
-from tileir.fake import FakeDevice
 from tileir.debug.races import schedules
+from tileir.fake import FakeDevice
 from tileir.ops.views import scratch
 
 
