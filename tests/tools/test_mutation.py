@@ -78,3 +78,14 @@ def test_every_target_has_quick_tests_that_exist_and_lie_inside_its_areas():
         assert all(any(p.startswith(a) for a in area_paths) for p in paths), (module, paths)
         ((*_, last),) = tests_for(module, quick=True)
         assert last == paths[-1]
+
+
+def test_ci_runs_a_fixed_quick_sample_with_a_floor():
+    import re
+
+    ci = (REPO / ".ci" / "run").read_text()
+    (line,) = [ln for ln in ci.splitlines() if ln.startswith("python -m tools.mutation")]
+    assert "--quick" in line and re.search(r"--sample \d+ --seed \d+", line)
+    floor = float(re.search(r"--floor ([0-9.]+)", line).group(1))
+    assert 0.5 <= floor < 1.0, floor
+    assert f"{floor:.2f}" in (REPO / "docs" / "mutation.md").read_text()
