@@ -241,3 +241,16 @@ def test_only_a_v2_table_may_declare_a_longer_block_than_its_parameters(v2, extr
     with pytest.raises(LaunchError, match=rf"16 bytes, differs .* {16 + extra} bytes") as err:
         check_against_cubin(lay, info)
     assert err.value.kind == "launch.abi" and "kernel `k`" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("address", "ok"),
+    [(0, True), (1, True), ((1 << 64) - 1, True), (1 << 64, False), (-1, False), (2 << 64, False)],
+)
+def test_a_device_address_is_any_64_bit_value_and_nothing_past_it(address, ok):
+    lay = layout((ptr(F32),))
+    if ok:
+        assert pack(lay, (address,)) == address.to_bytes(8, "little")
+        return
+    with pytest.raises(LaunchError, match="does not fit 64 bits"):
+        pack(lay, (address,))
