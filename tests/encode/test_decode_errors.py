@@ -355,3 +355,25 @@ def test_a_tensor_view_ptr_attr_decodes_and_bad_ones_are_refused():
     assert len(found) == 1
     at = found[0].end() - 1
     refused(data[:at] + b"\x04" + data[at + 1 :], "ptr_attr value 4")
+
+
+@pytest.mark.parametrize(
+    ("opcode", "names"), [(0x18, ("flush_to_zero",)), (0x45, ("propagate_nan", "flush_to_zero"))]
+)
+def test_every_known_flag_reads_and_the_first_bit_past_them_is_refused(opcode, names):
+    # exp2 (one flag) and maxf (two): flags with every known bit set decode, each flag
+    # on; the next bit up, alone, is refused at its byte
+    operands = b"\x00" * (2 if opcode == 0x45 else 1)
+
+    def body(flags: int) -> bytes:
+        return bytes([opcode, 3, flags]) + operands + RETURN
+
+    every = (1 << len(names)) - 1
+    (op, _ret) = (
+        decode(bytecode(body(every), func=_func(body(every), sig=4))).functions[0].body.ops
+    )
+    assert all(op.attrs[n] is True for n in names), op.attrs
+    past = 1 << len(names)
+    refused(
+        bytecode(body(past), func=_func(body(past), sig=4)), f"flags {past:#x} set unknown bits"
+    )

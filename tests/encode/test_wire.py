@@ -21,7 +21,7 @@ from tileir.encode.wire import (
     unzigzag,
     zigzag,
 )
-from tileir.errors import EncodeError, RecordingError
+from tileir.errors import DecodeError, EncodeError, RecordingError
 from tileir.ir.module import Bounded, DivBy, Hints, Loc, Module, SameElements, ScalarAttr
 from tileir.types import F16, F32, F64, TileType
 
@@ -196,3 +196,22 @@ def test_the_recorder_refuses_a_bound_past_int64_with_the_kernel_op_and_line():
     err = info.value
     assert (err.kernel, err.op) == ("too_far", "assume")
     assert str(1 << 70) in str(err) and err.where.endswith(f"test_wire.py:{line}")
+
+
+@pytest.mark.parametrize("length", range(1, 13))
+def test_a_varint_of_every_length_up_to_ten_bytes_reads_and_longer_is_refused(length):
+    # length - 1 continuation bytes, then a last byte: the value is 1 << 7*(length-1),
+    # which u64 holds up to ten bytes; an eleventh byte is refused however small it is
+    data = b"\x80" * (length - 1) + b"\x01"
+    src = Source(data)
+    if length <= 10:
+        assert src.varint() == (1 << (7 * (length - 1))) & U64_MAX
+        assert src.remaining() == 0
+    else:
+        with pytest.raises(DecodeError, match="varint longer than 10 bytes") as err:
+            src.varint()
+        assert "offset 0" in str(err.value)
+
+
+def test_the_largest_ten_byte_varint_is_u64_max():
+    assert Source(b"\xff" * 9 + b"\x01").varint() == U64_MAX

@@ -11,6 +11,7 @@ Everything up to the driver call is the code a GPU would run.
 
 from __future__ import annotations
 
+import os
 import struct
 
 import numpy as np
@@ -190,12 +191,34 @@ def test_the_same_host_program_on_both_devices(name):
     assert (launched_grid, block, shared, stream, extra) == (report.grid, LAUNCH_BLOCK, 0, 0, 0)
 
 
+def _v2_tools_dir():
+    """A tileiras that gives softmax an EIATTR_KPARAM_INFO_V2 table: 13.4.92 does (its
+    block 176 bytes); 13.5.37 lists softmax's two pointers as plain KPARAM_INFO, 16 bytes
+    (docs/launch.md §8).  The installed one if it is 13.4, else ``$TILEIR_TOOLS_DIR_13_4``."""
+    from support.tools import SECOND_ENV, second_tools_dir
+    from tileir.real.tileiras import tool_version
+
+    if tool_version().startswith("13.4."):
+        return None
+    if not os.environ.get(SECOND_ENV):
+        pytest.skip(f"needs tileiras 13.4.92 for a KPARAM_INFO_V2 cubin: set ${SECOND_ENV}")
+    return second_tools_dir()
+
+
 @needs_tools
 def test_a_cubin_with_a_longer_parameter_block_launches():
-    # softmax's loads go through the tensor-memory engine: tileiras lists its parameters as
-    # EIATTR_KPARAM_INFO_V2 and reserves more parameter space than they take.
+    # softmax's loads go through the tensor-memory engine: tileiras 13.4.92 lists its
+    # parameters as EIATTR_KPARAM_INFO_V2 and reserves more parameter space than they take.
+    from tileir.real.tileiras import assemble
+
+    where = _v2_tools_dir()
     kernel = get("softmax").kernel()
-    dev, fake = computing_device(kernel)
+    modules = {kernel.name: kernel.module}
+    fake = FakeDriver(compute=interpreting(modules.__getitem__))
+    how = {} if where is None else {"tools_dir": where}
+    dev = RealDevice(
+        driver=fake, assembler=lambda code, arch, name: assemble(code, arch, kernel=name, **how)
+    )
     host_program(dev, kernel, [np.zeros(3), np.zeros(3)])
     info = next(iter(dev.context._kernels.values())).info
     assert any(r.id == EIATTR["EIATTR_KPARAM_INFO_V2"] for r in info.records)

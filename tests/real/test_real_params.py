@@ -22,7 +22,7 @@ from test_real_cubin import entry_bytecode, ptr, scalar
 from support.tools import needs_tools
 from tileir.errors import LaunchError
 from tileir.real import tileiras
-from tileir.real.cubin import kernel_info
+from tileir.real.cubin import EIATTR, kernel_info
 from tileir.real.params import check_against_cubin, kernel_args, layout, pack, param_size
 from tileir.types import (
     BF16,
@@ -208,3 +208,49 @@ def test_kernel_params_array_points_at_each_value():
 
 def test_kernel_params_of_a_parameterless_entry_is_null():
     assert kernel_args(layout(()), ()).address == 0
+
+
+def _info(params, size, v2: bool):
+    from tileir.real.cubin import Attribute, KernelInfo, ParamInfo
+
+    table = EIATTR["EIATTR_KPARAM_INFO_V2" if v2 else "EIATTR_KPARAM_INFO"]
+    return KernelInfo(
+        name="k",
+        arch="sm_90",
+        params=tuple(ParamInfo(i, off, n) for i, (off, n) in enumerate(params)),
+        param_size=size,
+        reqntid=None,
+        maxreg_count=None,
+        cta_per_cluster=None,
+        regcount=None,
+        cuda_api_version=None,
+        records=(Attribute(4, table, b""),),
+    )
+
+
+@pytest.mark.parametrize("v2", [False, True])
+@pytest.mark.parametrize("extra", [-1, 0, 1, 8, 160])
+def test_only_a_v2_table_may_declare_a_longer_block_than_its_parameters(v2, extra):
+    # (ptr, ptr): tileir packs 16 bytes.  A plain EIATTR_KPARAM_INFO cubin must declare
+    # exactly that; a V2 one (the driver's hooks fill the rest) at least that, never less
+    lay = layout((ptr(F32), ptr(F32)))
+    info = _info([(0, 8), (8, 8)], 16 + extra, v2)
+    if extra == 0 or (v2 and extra > 0):
+        check_against_cubin(lay, info)
+        return
+    with pytest.raises(LaunchError, match=rf"16 bytes, differs .* {16 + extra} bytes") as err:
+        check_against_cubin(lay, info)
+    assert err.value.kind == "launch.abi" and "kernel `k`" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("address", "ok"),
+    [(0, True), (1, True), ((1 << 64) - 1, True), (1 << 64, False), (-1, False), (2 << 64, False)],
+)
+def test_a_device_address_is_any_64_bit_value_and_nothing_past_it(address, ok):
+    lay = layout((ptr(F32),))
+    if ok:
+        assert pack(lay, (address,)) == address.to_bytes(8, "little")
+        return
+    with pytest.raises(LaunchError, match="does not fit 64 bits"):
+        pack(lay, (address,))

@@ -64,3 +64,28 @@ def test_the_table_counts_by_module_and_area():
     text = table(outcomes)
     assert "tileir/host/launch.py" in text and "area: launch checks" in text
     assert "       4       2        1         1  75.0%" in text
+
+
+def test_every_target_has_quick_tests_that_exist_and_lie_inside_its_areas():
+    from tools.mutation.targets import QUICK, TESTS, area_of, tests_for
+
+    assert set(QUICK) == {m for ms in AREAS.values() for m in ms}
+    for module, paths in QUICK.items():
+        for path in paths:
+            assert (REPO / path).exists(), (module, path)
+        area_paths = [p for argv in TESTS[area_of(module)] for p in argv if p.startswith("tests/")]
+        # each quick path is one of the area's folders or files, or inside one
+        assert all(any(p.startswith(a) for a in area_paths) for p in paths), (module, paths)
+        ((*_, last),) = tests_for(module, quick=True)
+        assert last == paths[-1]
+
+
+def test_ci_runs_a_fixed_quick_sample_with_a_floor():
+    import re
+
+    ci = (REPO / ".ci" / "run").read_text()
+    (line,) = [ln for ln in ci.splitlines() if ln.startswith("python -m tools.mutation")]
+    assert "--quick" in line and re.search(r"--sample \d+ --seed \d+", line)
+    floor = float(re.search(r"--floor ([0-9.]+)", line).group(1))
+    assert 0.5 <= floor < 1.0, floor
+    assert f"{floor:.2f}" in (REPO / "docs" / "mutation.md").read_text()

@@ -53,6 +53,7 @@ from tileir.types import (
     I16,
     I32,
     I64,
+    TF32,
     TOKEN,
     GatherScatterViewType,
     PartitionViewType,
@@ -659,6 +660,36 @@ def alloca_alignment(bad):
     return _module([], lambda b: b.op("alloca", [], [PTR], num_elem=0, alignment=2 if bad else 4))
 
 
+def alloca_tf32_size(bad):
+    # the dialect counts tf32 as 19 bits, 2 bytes: alignment 2 is enough, 1 is not
+    ptr = T((), PointerType(TF32))
+    return _module([], lambda b: b.op("alloca", [], [ptr], num_elem=4, alignment=1 if bad else 2))
+
+
+def _atomic_red(scope="device", ordering="relaxed", padding=None):
+    def build(b):
+        tv_t = TensorViewType(F32, (64,), (1,))
+        tv = b.op("make_tensor_view", [b.params[0]], [tv_t], segments=(1, 0, 0))
+        pv = b.op("make_partition_view", [tv], [PartitionViewType((16,), tv_t, (0,), padding)])
+        z = _c(b, S_I32, 0)
+        v = _c(b, T((16,), F32), 1.0)
+        b.op(
+            "atomic_red_view_tko",
+            [pv, z, v],
+            [TOKEN],
+            segments=(1, 1, 1, 0),
+            memory_ordering=ordering,
+            memory_scope=scope,
+            mode="addf",
+        )
+
+    return _module([PTR], build)
+
+
+def atomic_red_scope(bad):
+    return _atomic_red(scope="sys" if bad else "tl_blk")
+
+
 def divf_full_f32_only(bad):
     def build(b):
         x = _c(b, T((4,), F64 if bad else F32), 1.0)
@@ -919,6 +950,12 @@ FAMILIES = {
         r"alignment = 2 is less than the natural size of f32",
         True,
     ),
+    "alloca_tf32_size": (
+        alloca_tf32_size,
+        r"alignment = 1 is less than the natural size of tf32 \(2 bytes\)",
+        True,
+    ),
+    "atomic_red_scope": (atomic_red_scope, r"memory scope sys: tl_blk or device only", True),
     "divf_full_f32_only": (divf_full_f32_only, r"rounding<full> is for f32 only", True),
     "bitcast_narrow": (bitcast_narrow, r"bitcast keeps shape and bit width", True),
     "tensor_view_strides": (tensor_view_strides, r"a static stride must be positive, not 0", True),
@@ -980,6 +1017,23 @@ def _refused(module: Module) -> bool:
     except ToolError:
         return True
     return False
+
+
+@pytest.mark.parametrize("scope", ["tl_blk", "device", "sys"])
+@pytest.mark.parametrize("ordering", ["weak", "relaxed", "acquire", "release", "acq_rel"])
+def test_the_atomic_reduction_takes_relaxed_at_block_or_device_scope_only(scope, ordering):
+    module = _atomic_red(scope=scope, ordering=ordering)
+    if ordering == "relaxed" and scope != "sys":
+        verify(module)
+        return
+    with pytest.raises(VerifyError, match="only relaxed is allowed|tl_blk or device only"):
+        verify(module)
+
+
+def test_the_atomic_reduction_refuses_a_padded_view():
+    verify(_atomic_red(padding=None))
+    with pytest.raises(VerifyError, match="without padding"):
+        verify(_atomic_red(padding="zero"))
 
 
 @needs_tools

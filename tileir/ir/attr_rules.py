@@ -155,12 +155,12 @@ def ftof_roundings(src: Format, dst: Format) -> tuple[str, ...]:
 
 
 def ftof_compiles(src: Format, dst: Format, rounding: str) -> bool:
-    """Whether tileiras 13.4.92 compiles an ftof that its verifier takes (measured, see
+    """Whether tileiras compiles an ftof that its verifier takes (measured, see
     docs/conversions.md): rounding toward an infinity into tf32 (from f16, bf16, the fp8s,
     f4E2M1FN, fnv8E5M3FNU: exact conversions all), and toward an infinity or nearest_away
-    into bf16 from f8E4M3FN, f8E5M2 or f4E2M1FN, it answers only "failed to compile Tile
-    IR program", on every architecture.  The recorder refuses those; the checker, which
-    follows the dialect's verifier, does not."""
+    into bf16 from f8E4M3FN, f8E5M2 or f4E2M1FN, 13.4.92 answers only "failed to compile
+    Tile IR program", on every architecture, and 13.5.37 dies of SIGILL with no message.
+    The recorder refuses those; the checker, which follows the dialect's verifier, does not."""
     if dst.name == "tf32":
         return rounding not in ("negative_inf", "positive_inf")
     if dst.name == "bf16" and src.name in ("f8E4M3FN", "f8E5M2", "f4E2M1FN"):

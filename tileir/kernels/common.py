@@ -4,7 +4,8 @@ The families (``elementwise``, ``reductions``, ``matmuls`` ...) generate their
 kernels with loops over formats, shapes and dimensions; each generated kernel
 is still one real kernel with its own name, its own numpy reference and its
 own tolerance.  This module holds what they have in common and says which
-architectures ``tileiras`` 13.4.92 assembles which formats for.
+architectures ``tileiras`` assembles which formats for (the sets per release are data in
+:mod:`tileir.real.toolchains`; the table is the pinned 13.5.37's).
 
 Architectures, found by experiment (``tileiras --gpu-name=sm_XX`` on a kernel
 that only converts the format to f32 and back; every arch ``tileiras`` lists):
@@ -12,9 +13,9 @@ that only converts the format to f32 and back; every arch ``tileiras`` lists):
 ==================  ==========================================================
 format              assembled for
 ==================  ==========================================================
-f8E4M3FN, f8E5M2    sm_90, sm_100, sm_103, sm_107, sm_110, sm_120, sm_121
-                    (sm_80/86/87/88/89 say "unsupported type 'f8E4M3FN'",
-                    also for a kernel that only converts)
+f8E4M3FN, f8E5M2    sm_89, sm_90, sm_100, sm_103, sm_107, sm_110, sm_120, sm_121
+                    (sm_80/86/87/88 say "unsupported type 'f8E4M3FN'", also for
+                    a kernel that only converts; 13.4.92 refuses sm_89 too)
 f8E8M0FNU           sm_100 and up (sm_90 refuses it)
 f4E2M1FN            sm_100 and up (sm_90 refuses it)
 fnv8E5M3FNU         sm_107 only (every other arch: "unsupported type")
@@ -22,7 +23,7 @@ i4, tf32, others    every arch
 ==================  ==========================================================
 
 ``mmaf_scaled`` follows its formats (sm_100 and up; with fnv8E5M3FNU scales sm_107);
-fp8 ``mmaf`` works wherever fp8 tiles do (sm_90 on).  A kernel's ``archs`` is the set its
+fp8 ``mmaf`` works wherever fp8 tiles do (sm_89 on).  A kernel's ``archs`` is the set its
 formats allow; gate 1 assembles it for the requested architectures in that set, or for
 the set itself when none of the requested ones is in it (fnv8E5M3FNU: sm_107).
 """
@@ -35,7 +36,8 @@ import numpy as np
 
 from tileir import In, Out, Scalar, cells, load_cell, scalar, store_cell, trace
 from tileir.host.tolerance import Tolerance
-from tileir.kernels.registry import KernelSpec, register
+from tileir.kernels.registry import ArchSet, KernelSpec, register
+from tileir.real.toolchains import FACTS, PINNED
 from tileir.types import Format
 
 __all__ = [
@@ -56,31 +58,20 @@ __all__ = [
     "ew_spec",
 ]
 
-#: The architectures (of those tileiras 13.4.92 knows) that assemble fp8 (e4m3 / e5m2) tiles.
-ARCHS_FP8 = ("sm_90", "sm_100", "sm_103", "sm_107", "sm_110", "sm_120", "sm_121")
+#: The architectures (of those tileiras knows) that assemble fp8 (e4m3 / e5m2) tiles, with the
+#: pinned release (13.5.37 adds sm_89; tileir.real.toolchains keeps each release's sets).
+ARCHS_FP8 = FACTS[PINNED].format_archs["f8E4M3FN"]
 #: The architectures that assemble f8E8M0FNU and f4E2M1FN tiles.
-ARCHS_SM100 = ("sm_100", "sm_103", "sm_107", "sm_110", "sm_120", "sm_121")
+ARCHS_SM100 = FACTS[PINNED].format_archs["f8E8M0FNU"]
 #: fnv8E5M3FNU: only sm_107 assembles it (outside the gates' usual four).
-ARCHS_FNV8 = ("sm_107",)
-
-_NEEDS = {
-    "f8E4M3FN": ARCHS_FP8,
-    "f8E5M2": ARCHS_FP8,
-    "f8E8M0FNU": ARCHS_SM100,
-    "f4E2M1FN": ARCHS_SM100,
-    "fnv8E5M3FNU": ARCHS_FNV8,
-}
+ARCHS_FNV8 = FACTS[PINNED].format_archs["fnv8E5M3FNU"]
 
 
-def archs_for(*formats: Format) -> Optional[tuple]:
-    """The architectures a kernel touching ``formats`` assembles for (None: all of them)."""
-    allowed: Optional[tuple] = None
-    for f in formats:
-        need = _NEEDS.get(f.name)
-        if need is None:
-            continue
-        allowed = need if allowed is None else tuple(a for a in allowed if a in need)
-    return allowed
+def archs_for(*formats: Format) -> Optional[ArchSet]:
+    """The architectures a kernel touching ``formats`` assembles for with the pinned
+    tileiras (None: all of them); the set remembers the formats, so gate 1 and the device
+    gate can ask what another release allows (:meth:`ArchSet.under`)."""
+    return ArchSet.of(f.name for f in formats)
 
 
 #: One unit in the last place, relative, of each float format (2^-mantissa bits).
@@ -189,7 +180,7 @@ def make(
             tolerance,
             family,
             doc,
-            None if archs is None else tuple(archs),
+            archs,
             devices,
         )
     )

@@ -38,6 +38,7 @@ from tileir.kernels.gates import GateResult
 from tileir.kernels.registry import KernelSpec
 from tileir.real import prebuilt, tileiras
 from tileir.real.device import RealDevice
+from tileir.real.toolchains import PINNED, facts_for
 
 __all__ = [
     "run_device_gate",
@@ -201,12 +202,28 @@ def _cuda_version(version: int) -> str:
     return f"{version // 1000}.{version % 1000 // 10}"
 
 
-def _skip(spec: KernelSpec, arch: str):
-    """A kernel whose formats this card lacks (``spec.archs``) is not run, and says so."""
-    if spec.archs is None or arch in spec.archs:
+def _release() -> str:
+    """The tileiras release whose architecture facts decide what runs here: the installed
+    one when tileir knows its facts, else the pinned one (prebuilt cubins, no tileiras)."""
+    try:
+        release = tileiras.tool_version()
+        facts_for(release)
+    except (ToolError, ValueError):
+        return PINNED
+    return release
+
+
+def _skip(spec: KernelSpec, arch: str, release: str = PINNED):
+    """A kernel whose formats this card lacks with ``release`` (``spec.archs_on``) is not
+    run, and says so."""
+    archs = spec.archs_on(release)
+    if archs is None or arch in archs:
         return None
     return SKIPPED, GateResult(
-        spec.name, True, f"not run: its formats need {' or '.join(spec.archs)}, the card is {arch}"
+        spec.name,
+        True,
+        f"not run: its formats need {' or '.join(archs)} with tileiras {release}, "
+        f"the card is {arch}",
     )
 
 
@@ -229,7 +246,10 @@ def run_device_gate(
         device.open()
         # The card's facts before any kernel: a failed kernel can break the context.
         card, arch, driver = device.card_name, device.arch, device.driver_version
-        outcomes = [_skip(spec, arch) or check_kernel(device, spec, seed) for spec in specs]
+        release = _release()
+        outcomes = [
+            _skip(spec, arch, release) or check_kernel(device, spec, seed) for spec in specs
+        ]
         counts = {
             k: sum(1 for o, _ in outcomes if o == k) for k in (EXACT, WITHIN, FAILED, SKIPPED)
         }

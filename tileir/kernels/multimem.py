@@ -45,11 +45,13 @@ from tileir import (
     trace,
 )
 from tileir.kernels.common import make
+from tileir.kernels.registry import ArchSet
 
 #: How many GPUs the multicast buffers span on the fake device.
 DEVICES = 4
-#: The architectures that compile unicast and multicast pointers (tileiras 13.5.37).
-ARCHS_MULTICAST = ("sm_100", "sm_103", "sm_107")
+#: The architectures that compile unicast and multicast pointers, from the toolchain facts
+#: (tileir.real.toolchains: sm_100, sm_103 and sm_107 with 13.5.37; none with 13.4.92).
+ARCHS_MULTICAST = ArchSet.of(["ptr:multicast"])
 BLOCKS, T = 4, 64
 N = BLOCKS * T
 _INTS = (I32, I64)

@@ -14,14 +14,54 @@ compared buffer by buffer.
 from __future__ import annotations
 
 import difflib
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 import attrs
 import numpy as np
 
 from tileir.host.tolerance import Tolerance
+from tileir.real.toolchains import PINNED, archs_needing
 
-__all__ = ["KernelSpec", "Tolerance", "register", "get", "names", "specs", "REGISTRY"]
+__all__ = ["ArchSet", "KernelSpec", "Tolerance", "register", "get", "names", "specs", "REGISTRY"]
+
+
+class ArchSet(tuple):
+    """The architectures a kernel assembles for with the pinned ``tileiras``, remembering
+    the formats (and pointer kinds) that decided them, so that the set under another
+    release can be worked out (:meth:`under`): the releases disagree (fp8 on sm_89 only
+    with 13.5.37; tileir.real.toolchains).
+
+    >>> fp8 = ArchSet.of(["f8E4M3FN"])
+    >>> "sm_89" in fp8, "sm_89" in fp8.under("13.4.92")
+    (True, False)
+    """
+
+    needs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, needs: Iterable[str]) -> Optional["ArchSet"]:
+        """The set for ``needs``; None when none of them limits the architectures."""
+        needs = tuple(dict.fromkeys(needs))
+        archs = archs_needing(needs, PINNED)
+        if archs is None:
+            return None
+        made = cls(archs)
+        made.needs = needs
+        return made
+
+    def under(self, release: str) -> tuple[str, ...]:
+        """The architectures with ``tileiras`` ``release`` (``"13.4.92"``)."""
+        archs = archs_needing(self.needs, release)
+        return tuple(self) if archs is None else archs
+
+    def __reduce__(self):  # a tuple subclass pickles by value; keep what decided it
+        return (ArchSet.of, (self.needs,))
+
+
+def _archs(value) -> Optional[tuple]:
+    if value is None or isinstance(value, ArchSet):
+        return value
+    return tuple(value)
 
 
 @attrs.frozen
@@ -39,14 +79,13 @@ class KernelSpec:
     tolerance: Optional[Tolerance] = None
     family: str = "chapter"
     doc: str = ""
-    #: The architectures ``tileiras`` 13.4.92 assembles this kernel for, when that is not
-    #: every one: None = all of them.  Some formats exist only on some chips (fp8 from sm_90,
-    #: f4E2M1FN and f8E8M0FNU from sm_100, fnv8E5M3FNU only on sm_107: found by experiment,
-    #: see tileir/kernels/common.py); a kernel using one says so here, and gate 1 assembles it
-    #: for these (see :meth:`asm_archs`).
-    archs: Optional[tuple] = attrs.field(
-        default=None, converter=lambda a: None if a is None else tuple(a)
-    )
+    #: The architectures the pinned ``tileiras`` (13.5.37) assembles this kernel for, when
+    #: that is not every one: None = all of them.  Some formats exist only on some chips (fp8
+    #: from sm_89, f4E2M1FN and f8E8M0FNU from sm_100, fnv8E5M3FNU only on sm_107: found by
+    #: experiment, see tileir/kernels/common.py); a kernel using one says so here, and gate 1
+    #: assembles it for these (see :meth:`asm_archs`).  An :class:`ArchSet` (what
+    #: ``archs_for`` gives) also answers for another release (:meth:`archs_on`).
+    archs: Optional[tuple] = attrs.field(default=None, converter=_archs)
     #: How many simulated GPUs the fake device runs the kernel on
     #: (``FakeDevice(devices=...)``): a multicast buffer's inputs hold that many replicas.
     devices: int = 1
@@ -55,17 +94,25 @@ class KernelSpec:
         """The recorded kernel (recorded anew each call: recording is pure)."""
         return self.build().with_reference(self.reference, self.tolerance)
 
-    def asm_archs(self, requested: Sequence[str]) -> tuple:
-        """The architectures gate 1 assembles this kernel for, given the ones asked for.
+    def archs_on(self, release: str = PINNED) -> Optional[tuple]:
+        """The architectures ``tileiras`` ``release`` assembles this kernel for (None: all)."""
+        if isinstance(self.archs, ArchSet):
+            return self.archs.under(release)
+        return self.archs
+
+    def asm_archs(self, requested: Sequence[str], release: str = PINNED) -> tuple:
+        """The architectures gate 1 assembles this kernel for with ``release``, given the
+        ones asked for.
 
         Every requested architecture the kernel allows; when it allows none of them (a
         format only one chip has), the ones it allows, so that every kernel is assembled
         somewhere.
         """
-        if self.archs is None:
+        allowed = self.archs_on(release)
+        if allowed is None:
             return tuple(requested)
-        chosen = tuple(a for a in requested if a in self.archs)
-        return chosen or self.archs
+        chosen = tuple(a for a in requested if a in allowed)
+        return chosen or allowed
 
 
 #: name -> KernelSpec, in registration order.

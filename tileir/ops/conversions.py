@@ -78,8 +78,8 @@ def convert(
             raise refuse(
                 op,
                 f"{pair} rounding {rounding}: the dialect's verifier takes it but "
-                f'tileiras 13.4.92 fails to compile it ("failed to compile Tile IR '
-                f'program"); use {", ".join(others)}',
+                f'tileiras fails to compile it (13.4.92: "failed to compile Tile IR '
+                f'program"; 13.5.37 dies of SIGILL); use {", ".join(others)}',
                 user_loc(),
             )
         attrs_ = {"rounding": rounding}

@@ -23,10 +23,11 @@ and runs on the GPU, so the cache must be the user's alone.
   ``os.replace``, so concurrent processes (pytest-xdist workers) never read half a
   file.
 
->>> key_a = cache_key(b"bytecode", "sm_90", "tileiras 13.4.92", {"lineinfo": False})
->>> key_b = cache_key(b"bytecode", "sm_100", "tileiras 13.4.92", {"lineinfo": False})
->>> len(key_a), key_a == key_b
-(64, False)
+>>> key_a = cache_key(b"bytecode", "sm_90", "tileiras 13.5.37", {"lineinfo": False})
+>>> key_b = cache_key(b"bytecode", "sm_100", "tileiras 13.5.37", {"lineinfo": False})
+>>> key_c = cache_key(b"bytecode", "sm_90", "tileiras 13.4.92", {"lineinfo": False})
+>>> len(key_a), key_a == key_b, key_a == key_c
+(64, False, False)
 """
 
 from __future__ import annotations
@@ -209,13 +210,17 @@ def cubin_for(
     opt_level: int = 3,
     kernel: Optional[str] = None,
     directory: Optional[Path] = None,
+    tools_dir: Optional[str] = None,
 ) -> bytes:
     """The cubin of ``bytecode`` for ``arch``, assembled by tileiras only when not cached.
 
-    ``kernel`` names the kernel in a ToolError; ``directory`` overrides :func:`cache_dir`.
+    ``kernel`` names the kernel in a ToolError; ``directory`` overrides :func:`cache_dir`;
+    ``tools_dir`` assembles with the tileiras there (another release: its own entries, as
+    the key holds the toolchain).
     """
     options = {"lineinfo": bool(lineinfo), "opt_level": int(opt_level)}
-    key = cache_key(bytecode, arch, tileiras.toolchain_id(), options)
+    toolchain = tileiras.toolchain_id() if tools_dir is None else tileiras.toolchain_id(tools_dir)
+    key = cache_key(bytecode, arch, toolchain, options)
     root = directory or cache_dir()
     path = cache_path(key, root)
     why = None
@@ -228,8 +233,9 @@ def cubin_for(
         cubin = _read(path, key)
         if cubin is not None:
             return cubin
+    how: dict = {} if tools_dir is None else {"tools_dir": tools_dir}
     cubin = tileiras.assemble(
-        bytes(bytecode), arch, lineinfo=lineinfo, opt_level=opt_level, kernel=kernel
+        bytes(bytecode), arch, lineinfo=lineinfo, opt_level=opt_level, kernel=kernel, **how
     )
     if why is None:
         _write(path, key, cubin)

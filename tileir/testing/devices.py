@@ -69,7 +69,7 @@ def _assembler_status() -> tuple[bool, str]:
         return True, "tileiras"
     return False, (
         "no assembler: tileiras is not installed (pip install "
-        "'nvidia-cuda-tileiras==13.4.92') and $TILEIR_CUBIN_DIR is not set"
+        "'nvidia-cuda-tileiras==13.5.37') and $TILEIR_CUBIN_DIR is not set"
     )
 
 

@@ -45,6 +45,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--floor", type=float, default=None, help="least kill rate (0..1)")
     parser.add_argument("--kinds", default="arith,compare,logic,constant,statement")
+    parser.add_argument(
+        "--quick", action="store_true", help="each module's nearest tests only (the CI sample)"
+    )
     args = parser.parse_args(argv)
 
     modules = list(args.module) + [m for a in args.area for m in AREAS[a]]
@@ -61,13 +64,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     limits: dict[tuple, float] = {}
     probe = Scratch(REPO, files)
     try:
-        for commands in {tests_for(m) for m, _ in jobs_all}:
+        for commands in {tests_for(m, args.quick) for m, _ in jobs_all}:
             limits[commands] = max(60.0, 4 * baseline(probe, commands))
     finally:
         probe.close()
-    jobs = [
-        (m, mu, tests_for(m), limits[tests_for(m)] / len(tests_for(m)) * 2) for m, mu in jobs_all
-    ]
+    jobs = []
+    for m, mu in jobs_all:
+        commands = tests_for(m, args.quick)
+        jobs.append((m, mu, commands, limits[commands] / len(commands) * 2))
     print(f"{len(jobs)} mutants of {len(modules)} module(s), {args.workers} worker(s)", flush=True)
     start = time.perf_counter()
     done = [0]
