@@ -137,19 +137,9 @@ def reduce_cell(
     """Reduce ``value`` with ``reduction`` into this block's cell of every replica of the
     multicast Shared ``p``, atomically element by element (yield it;
     ``multimem_reduce_view_tko``, 13.5)."""
-    op = _REDUCE
-    p = param_of(p, op)
-    try:
-        check_write(p, "atomic")
-    except RuleError as err:
-        raise refuse(op, str(err), user_loc()) from None
-    c = _check(op, p, ordering, scope, reduction)
-    tile = _value(op, p, value, c.tile)
-    idx = cell_index(p, index, op)
-    flags = inbounds_flags(inbounds, len(idx), op)
-    loc = user_loc()
-    ins = Multimem(op, -1, p.index, c, idx, tile, None, ordering, scope, reduction, flags, loc)
-    return Emit(op, ins, None, loc)
+    return _write_every_replica(
+        _REDUCE, "atomic", p, value, index, ordering, scope, reduction, inbounds
+    )
 
 
 def store_cell_all(
@@ -163,16 +153,31 @@ def store_cell_all(
 ) -> Effect:
     """Write ``value`` to this block's cell of every replica of the multicast Out ``p``
     (yield it; ``multimem_store_view_tko``, 13.5)."""
-    op = _STORE
+    return _write_every_replica(_STORE, "cell", p, value, index, ordering, scope, None, inbounds)
+
+
+def _write_every_replica(
+    op: str,
+    how: str,
+    p: Param,
+    value: TileLike,
+    index: Sequence[Index],
+    ordering: str,
+    scope: Optional[str],
+    reduction: Optional[str],
+    inbounds: Union[bool, Sequence[bool], None],
+) -> Effect:
+    """The effect of a multimem write (``how``: the role check's kind of write): reduce and
+    store differ only in the role they need and whether they carry a reduction."""
     p = param_of(p, op)
     try:
-        check_write(p, "cell")
+        check_write(p, how)
     except RuleError as err:
         raise refuse(op, str(err), user_loc()) from None
-    c = _check(op, p, ordering, scope, None)
+    c = _check(op, p, ordering, scope, reduction)
     tile = _value(op, p, value, c.tile)
     idx = cell_index(p, index, op)
     flags = inbounds_flags(inbounds, len(idx), op)
     loc = user_loc()
-    ins = Multimem(op, -1, p.index, c, idx, tile, None, ordering, scope, None, flags, loc)
+    ins = Multimem(op, -1, p.index, c, idx, tile, None, ordering, scope, reduction, flags, loc)
     return Emit(op, ins, None, loc)
