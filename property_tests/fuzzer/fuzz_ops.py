@@ -78,12 +78,15 @@ def _settle(r: np.ndarray, err: np.ndarray) -> np.ndarray:
 
 
 def _rounded(r: np.ndarray, prop: np.ndarray, fmt: str) -> np.ndarray:
-    """The bound after one more rounding: none if the inputs were exact."""
+    """The bound after one more rounding: none if the inputs were exact.  A result whose
+    bound reaches past the format's largest finite value is unknown: the implementation's
+    value may have overflowed to infinity (the product of 64 values each within 64 of 0)."""
     with np.errstate(all="ignore"):
         prop = np.where(np.isnan(prop), np.inf, prop)  # e.g. 0 * an unknown: unknown
-        return _settle(
-            r, np.where(prop > 0, prop + ulp(np.abs(r.astype(np.float64)) + prop, fmt), 0.0)
-        )
+        mag = np.abs(r.astype(np.float64))
+        err = np.where(prop > 0, prop + ulp(mag + prop, fmt), 0.0)
+        err = np.where((err > 0) & (mag + err > max_finite(fmt)), np.inf, err)
+        return _settle(r, err)
 
 
 def _max_number(x: np.ndarray, y: np.ndarray, is_max: bool) -> np.ndarray:

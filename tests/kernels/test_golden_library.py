@@ -154,6 +154,24 @@ def test_gate1_asm(name):
         assert name in kernel_names(cubin), (key, arch)
 
 
+def _second_takes(spec) -> bool:
+    """Whether tileiras 13.4.92 can take ``spec`` at all: some architecture assembles its
+    features, and it reads the version of the kernel's pinned bytecode (13.5-only kernels,
+    such as the multimem family, it does not)."""
+    data = golden_paths(spec.name)["bytecode"].read_bytes()
+    readable = FACTS[SECOND].bytecode_versions
+    return bool(spec.asm_archs(ARCHITECTURES, SECOND)) and f"{data[8]}.{data[9]}" in readable
+
+
+SECOND_SPECS = [s for s in SPECS if _second_takes(s)]
+SECOND_NAMES = [s.name for s in SECOND_SPECS]
+
+
+def test_the_second_sample_leaves_out_only_what_13_4_cannot_take():
+    left_out = {s.name for s in SPECS} - set(SECOND_NAMES)
+    assert left_out == {s.name for s in SPECS if s.family == "multimem"}, sorted(left_out)
+
+
 def second_sample_plan(spec) -> tuple:
     """``(golden key, arch)`` CI assembles for ``spec`` with tileiras 13.4.92: one of its
     pinned bytecodes (by a hash of the name), on the architecture after the one the pinned
@@ -168,7 +186,7 @@ def second_sample_plan(spec) -> tuple:
 def test_second_sample_reaches_every_arch_and_version():
     per_arch: Counter = Counter()
     versions: Counter = Counter()
-    for spec in SPECS:
+    for spec in SECOND_SPECS:
         key, arch = second_sample_plan(spec)
         per_arch[arch] += 1
         data = golden_paths(spec.name)[key].read_bytes()
@@ -181,7 +199,7 @@ def test_second_sample_reaches_every_arch_and_version():
 
 
 @needs_second_toolchain
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SECOND_NAMES)
 def test_gate1_asm_with_the_second_toolchain(name):
     from tileir.real.cache import cubin_for
     from tileir.real.cubin import kernel_names

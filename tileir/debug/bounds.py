@@ -219,7 +219,7 @@ def find_out_of_bounds(
     fn = prep.module.function(prep.entry)
     texts = op_texts(prep.module)
     log = _Log()
-    result = run(prep.module, prep.entry, prep.args, prep.grid, observer=log)
+    result = run(prep.module, prep.entry, prep.args, prep.grid, devices=prep.devices, observer=log)
     out = _other_buffers(prep, log, texts, fn)
     if result.error is None:
         return out

@@ -44,6 +44,8 @@ class Prepared:
     args: list[Any]
     grid: tuple[int, ...]
     params: tuple[Param, ...] = ()
+    #: how many GPUs the launch stands for: the replicas a multicast buffer holds (13.5)
+    devices: int = 1
 
 
 def _host_array(a: Any, dtype: npt.DTypeLike) -> np.ndarray:
@@ -91,4 +93,20 @@ def prepare(
         entry_values(kernel, plan, values),
         tuple(plan.grid),
         tuple(params),
+        _replicas(params, values),
     )
+
+
+def _replicas(params: Sequence[Param], values: Sequence[Any]) -> int:
+    """The devices a launch stands for, read off its multicast buffers: each holds one
+    replica of its extent per device, back to back (``FakeDevice.alloc_multicast``); 1 when
+    the kernel has none (or only ones whose extent is left to the launch)."""
+    for p, v in zip(params, values):
+        if getattr(p.marker, "ptr_attr", None) != "multicast" or not isinstance(v, np.ndarray):
+            continue
+        extent = getattr(p.cells, "extent", ())
+        if extent and all(isinstance(e, int) for e in extent):
+            per_replica = int(np.prod(extent))
+            if per_replica and v.size % per_replica == 0 and v.size >= per_replica:
+                return v.size // per_replica
+    return 1

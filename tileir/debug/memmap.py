@@ -302,7 +302,7 @@ def memory_maps(
     findings = list(findings)
     chosen = _undefined_args(prep, undefined)
     log = _Log({i: int(np.asarray(prep.args[i]).size) for i in chosen})
-    result = run(prep.module, prep.entry, prep.args, prep.grid, observer=log)
+    result = run(prep.module, prep.entry, prep.args, prep.grid, devices=prep.devices, observer=log)
     if result.error is not None:
         findings += [f for f in find_out_of_bounds(kernel, args, grid) if f.elements]
     marks: dict = {}

@@ -226,7 +226,7 @@ def find_races(
     prep = prepare(kernel, args, grid)
     texts = op_texts(prep.module)
     log = _Log()
-    first = run(prep.module, prep.entry, prep.args, prep.grid, observer=log)
+    first = run(prep.module, prep.entry, prep.args, prep.grid, devices=prep.devices, observer=log)
     if first.error is not None:  # a launch that faults has no races to compare
         raise first.error
     flat, ops = _accesses(log.events, prep.grid)
@@ -235,7 +235,13 @@ def find_races(
     for order in orders[1:]:
         outs.append(
             run(
-                prep.module, prep.entry, prep.args, prep.grid, order=order, stream=io.StringIO()
+                prep.module,
+                prep.entry,
+                prep.args,
+                prep.grid,
+                devices=prep.devices,
+                order=order,
+                stream=io.StringIO(),
             ).outputs
         )
     groups: dict = {}

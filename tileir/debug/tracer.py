@@ -305,7 +305,15 @@ def trace_kernel(
             raise ValueError(f"block {b} is outside the grid {list(prep.grid)} of `{prep.entry}`")
     tracer = _Tracer(structure, texts, chosen, combiners)
     tracer.on_launch(_param_values(fn, prep.args))
-    result = run(prep.module, prep.entry, prep.args, prep.grid, observer=tracer, order=order)
+    result = run(
+        prep.module,
+        prep.entry,
+        prep.args,
+        prep.grid,
+        devices=prep.devices,
+        observer=tracer,
+        order=order,
+    )
     n = len(prep.params) or len(prep.args)
     return Trace(
         prep.entry,

@@ -170,7 +170,9 @@ def find_uninitialized(
     chosen = _undefined_args(prep, undefined)
     texts = op_texts(prep.module)
     watch = _Watch({i: int(np.asarray(prep.args[i]).size) for i in chosen})
-    result = run(prep.module, prep.entry, prep.args, prep.grid, observer=watch)
+    result = run(
+        prep.module, prep.entry, prep.args, prep.grid, devices=prep.devices, observer=watch
+    )
     if result.error is not None:
         raise result.error
     found: list[tuple[int, Finding]] = []

@@ -117,7 +117,7 @@ def find_untouched(
     allowed = {int(i) for i in allow}
     texts = op_texts(prep.module)
     log = _Log()
-    result = run(prep.module, prep.entry, prep.args, prep.grid, observer=log)
+    result = run(prep.module, prep.entry, prep.args, prep.grid, devices=prep.devices, observer=log)
     if result.error is not None:
         raise result.error
     fn = prep.module.function(prep.entry)
