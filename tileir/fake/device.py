@@ -338,13 +338,15 @@ class FakeDevice(Device):
         return verdicts
 
 
+def _answer(buf: Buffer, new) -> np.ndarray:
+    """The launch's answer for ``buf``: flat, as long as the buffer at most, in its format."""
+    return np.asarray(new).reshape(-1)[: buf.length].astype(buf.handle.dtype, copy=False)
+
+
 def _contents(buf: Buffer, new) -> np.ndarray:
     """What :meth:`FakeDevice.run` hands back for ``buf``: the buffer itself when the launch
-    wrote it in place, else the launch's answer for it, flat, in the buffer's format."""
-    if buf.handle.flags.writeable:
-        return buf.handle
-    flat = np.asarray(new).reshape(-1)[: buf.length]
-    return flat.astype(buf.handle.dtype, copy=False)
+    wrote it in place, else the launch's answer for it."""
+    return buf.handle if buf.handle.flags.writeable else _answer(buf, new)
 
 
 def _write_back(buf: Buffer, new) -> None:
@@ -353,5 +355,5 @@ def _write_back(buf: Buffer, new) -> None:
     array of one it wrote in place)."""
     if isinstance(new, np.ndarray) and np.may_share_memory(new, buf.handle):
         return
-    flat = np.asarray(new).reshape(-1)[: buf.length]
-    buf.handle[: flat.size] = flat.astype(buf.handle.dtype, copy=False)
+    flat = _answer(buf, new)
+    buf.handle[: flat.size] = flat
