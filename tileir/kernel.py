@@ -20,14 +20,10 @@ imports run from here down, never back.
 from __future__ import annotations
 
 from types import GeneratorType
-from typing import Any, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 from attrs import field, frozen
 
-from tileir.encode.writer import (  # the module itself: no importlib code on the way
-    VersionLike,
-    encode,
-)
 from tileir.errors import RecordingError, TileIRError
 from tileir.host.tolerance import PER_FORMAT, KernelTolerance
 from tileir.ir.attr_rules import entry_hints
@@ -44,6 +40,9 @@ from tileir.record.source import user_loc
 from tileir.record.writes import written_params
 from tileir.shape_rules import RuleError, check_cells_agree, grid_of
 from tileir.text import render as text_render
+
+if TYPE_CHECKING:  # the encoder loads on a kernel's first bytecode(): `tileir render` needs none
+    from tileir.encode.writer import VersionLike
 
 __all__ = ["Kernel", "Recipe", "trace", "record", "lower_program"]
 
@@ -136,6 +135,9 @@ class Kernel:
 
     def bytecode(self, version: VersionLike = None, *, debug_info: bool = False) -> bytes:
         """The kernel as Tile IR bytecode (the lowest version that holds it by default)."""
+        # lazy: start-up cost, `tileir render` records and renders without the encoder
+        from tileir.encode.writer import encode
+
         return encode(self.module, version, debug_info=debug_info)
 
 

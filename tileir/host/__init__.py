@@ -6,8 +6,33 @@
 * :mod:`.tolerance` -- how close a device's floats must come to a reference's.
 """
 
-from tileir.host.device import Buffer, Device, LaunchReport
-from tileir.host.launch import check_launch
-from tileir.host.tolerance import PER_FORMAT, Tolerance
+from __future__ import annotations
 
+import importlib as _importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tileir.host.device import Buffer, Device, LaunchReport
+    from tileir.host.launch import check_launch
+    from tileir.host.tolerance import PER_FORMAT, Tolerance
+
+# Loaded on first use, as ``tileir`` itself is: the kernel registry needs only the
+# tolerances, and `tileir render` should not pay for the launch checks' imports.
+_EXPORTS = {
+    "Buffer": "tileir.host.device",
+    "Device": "tileir.host.device",
+    "LaunchReport": "tileir.host.device",
+    "check_launch": "tileir.host.launch",
+    "Tolerance": "tileir.host.tolerance",
+    "PER_FORMAT": "tileir.host.tolerance",
+}
 __all__ = ["Buffer", "Device", "LaunchReport", "check_launch", "Tolerance", "PER_FORMAT"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tileir.host' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value

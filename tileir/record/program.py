@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union, get_
 
 from attrs import field, frozen
 
-from tileir.ir.module import Hints, Loc
+from tileir.ir.module import AS_TUPLE, Hints, Loc
 from tileir.record.markers import Cells, Param
 from tileir.record.tile import Tile
 from tileir.types import Format, TileType
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     def _tile_types(value: Iterable[TileType]) -> tuple[TileType, ...]: ...
     def _params(value: Iterable[Param]) -> tuple[Param, ...]: ...
 else:
-    _tiles = _ints = _flags = _instrs = _groups = _tile_types = _params = tuple
+    _tiles = _ints = _flags = _instrs = _groups = _tile_types = _params = AS_TUPLE
 
 
 @frozen

@@ -31,7 +31,7 @@ from pyrsistent import PMap
 from tileir.errors import RecordingError
 from tileir.ir.attr_rules import check_arith_format
 from tileir.ir.dialect import ENUMS
-from tileir.ir.module import Dense, Loc, freeze_attrs
+from tileir.ir.module import AS_TUPLE, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
 from tileir.ir.signatures import attr_defaults
 from tileir.record.effect import not_a_tile_hint
@@ -107,7 +107,7 @@ if TYPE_CHECKING:
     # the tuple fields' converter (the builtin ``tuple``), as the checker sees it
     def _tiles(value: Iterable[Tile]) -> tuple[Tile, ...]: ...
 else:
-    _tiles = tuple
+    _tiles = AS_TUPLE
 
 
 def refuse(op: str, message: str, loc: Optional[Loc] = None) -> RecordingError:
