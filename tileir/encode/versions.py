@@ -248,7 +248,9 @@ def _type_bound(t) -> tuple[int, int]:
     return max(since for _, since in parts) if parts else V1
 
 
-def _block_bound(block: Block) -> tuple[int, int]:
+def _block_bound(block: Block, seen: set[int]) -> tuple[int, int]:
+    """The bound of ``block``'s ops and arguments; ``seen``: the ids of the type objects
+    bounded already in this walk (the module keeps them alive; most values share a few)."""
     top = V1
     for arg in block.args:
         top = max(top, _type_bound(arg.type))
@@ -265,9 +267,12 @@ def _block_bound(block: Block) -> tuple[int, int]:
                     if isinstance(x, ScalarAttr):
                         top = max(top, _type_bound(x.format))
         for r in op.results:
-            top = max(top, _type_bound(r.type))
+            t = r.type
+            if id(t) not in seen:
+                seen.add(id(t))
+                top = max(top, _type_bound(t))
         for region in op.regions:
-            top = max(top, _block_bound(region))
+            top = max(top, _block_bound(region, seen))
     return top
 
 
@@ -292,7 +297,7 @@ def version_bound(module: Module) -> tuple[int, int]:
     for fn in module.functions:
         for p in fn.params:
             top = max(top, _type_bound(p.type))
-        top = max(top, _block_bound(fn.body))
+        top = max(top, _block_bound(fn.body, set()))
     return top
 
 
