@@ -26,6 +26,7 @@ from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
 from tileir.ir.dialect import ENUMS, VERSIONS, version_text
+from tileir.ir.memo import memo_table, register_memo
 from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value, attrs_dict
 from tileir.ir.signatures import operand_groups
 
@@ -107,7 +108,7 @@ class _Plan:
         self.star = "*" in self.kinds  # the variable group (if any) takes any number
         # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
         # tuple equal to one of them (True for 1 ...) splits the operands the same way
-        self.good_segments: set = set()
+        self.good_segments: set = register_memo(f"encode.opwrite: segments of {codec.name}", set())
 
     def facts(self, v: tuple[int, int]) -> tuple:
         """At version ``v``: (the op is lean and exists, the flags varint is written, the
@@ -509,7 +510,8 @@ def _write_plain_attr(s: Sink, kind: str, value) -> None:
         s.ints(tuple(value), 4)
 
 
-_PREDICATE_BYTES: dict = {}  # id(predicate) -> (predicate, its tagged bytes)
+# id(predicate) -> (predicate, its tagged bytes)
+_PREDICATE_BYTES: dict = memo_table("encode.opwrite: predicate bytes")
 # enum -> {spelling: index of its first occurrence} (what tuple.index answers)
 _ENUM_INDEX = {
     name: {v: i for i, v in reversed(list(enumerate(values)))} for name, values in ENUMS.items()

@@ -27,6 +27,7 @@ from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, is_default
 from tileir.encode.typecodec import type_since
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
+from tileir.ir.memo import memo_table
 from tileir.ir.module import Block, Function, Module, Op, ScalarAttr
 from tileir.ir.signatures import operand_groups
 from tileir.types import (
@@ -95,7 +96,7 @@ def _new_parts(t) -> tuple:
 
 # type -> _new_parts(type): a memo keyed by immutable, structurally compared type values
 # (equal types have equal parts), so an entry never goes stale
-_NEW_PARTS: dict = {}
+_NEW_PARTS: dict = memo_table("encode.versions: newer type parts")
 
 
 def _type_needs(t, context: str, **where) -> Iterator[Need]:

@@ -34,7 +34,6 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequenc
 from pyrsistent import PMap
 
 from tileir.errors import LoweringError
-from tileir.ir.memo import shared_type
 from tileir.ir.module import (
     EMPTY_ATTRS,
     Block,
@@ -139,7 +138,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     # -- plumbing ----------------------------------------------------------------------
     def fresh(self, ttype: Type) -> Value:
-        v = Value(self.next_id, shared_type(ttype))
+        v = Value(self.next_id, ttype)
         self.next_id += 1
         return v
 
@@ -155,11 +154,10 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     ) -> tuple[Value, ...]:
         n = self.next_id
         results: tuple[Value, ...]
-        # shared type objects: the writer and the version check then find them by identity
         if len(result_types) == 1:
-            results = (Value(n, shared_type(result_types[0])),)
+            results = (Value(n, result_types[0]),)
         else:
-            results = tuple([Value(n + i, shared_type(t)) for i, t in enumerate(result_types)])
+            results = tuple([Value(n + i, t) for i, t in enumerate(result_types)])
         self.next_id = n + len(results)
         if type(attrs) is dict and attrs:
             # drop the defaults here, on the plain dict, so Op freezes one map (not two)
