@@ -59,3 +59,28 @@ def test_a_module_below_its_bound_is_still_written():
     for module in loose:
         need = required_version(module)
         assert encode(module, need)[8:10] == bytes(need)
+
+
+def _message(fn) -> str:
+    try:
+        fn()
+    except EncodeError as e:
+        return str(e)
+    return ""
+
+
+@pytest.mark.parametrize(
+    "family,version,module",
+    FAMILY_CASES,
+    ids=[f"{f}-{v[0]}.{v[1]}" for f, v, _ in FAMILY_CASES],
+)
+def test_encode_refuses_a_version_below_the_need_as_check_version_does(family, version, module):
+    # encode checks the version inside its one walk (the writer notes ops that may need more,
+    # the type table checks each type); a refusal must read exactly as check_version's
+    need = required_version(module)
+    for v in VERSIONS:
+        refusal = _message(lambda: encode(module, v, debug_info=True))
+        if v < need:
+            assert refusal and refusal == _message(lambda: check_version(module, v)), v
+        else:
+            assert refusal == "", (v, refusal)

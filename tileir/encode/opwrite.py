@@ -23,6 +23,7 @@ from tileir.encode.optable import (
     is_default,
 )
 from tileir.encode.pools import Pools
+from tileir.encode.versions import op_ceiling
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
 from tileir.ir.dialect import ENUMS, VERSIONS, version_text
@@ -112,12 +113,14 @@ class _Plan:
 
     def facts(self, v: tuple[int, int]) -> tuple:
         """At version ``v``: (the op is lean and exists, the flags varint is written, the
-        attribute bytes of an op that sets none or None)."""
+        attribute bytes of an op that sets none or None, an op of this codec may need a
+        version after ``v``)."""
         codec = self.codec
         return (
             self.lean and codec.since <= v,
             codec.flags_since is not None and v >= codec.flags_since,
             self._defaults_blob(v),
+            op_ceiling(codec) > v,
         )
 
     def _defaults_blob(self, v: tuple[int, int]) -> Optional[bytes]:
@@ -166,6 +169,10 @@ class WriteScope:
         self.index: dict[int, tuple[int, Value]] = {}
         self.next = 0
         self.locs: list[Optional[Loc]] = []
+        #: an op was written whose codec has something newer than the file's version (an op,
+        #: attribute, enum value or operand group): the encoder then runs the full version
+        #: check, which says whether this op uses it (see writer.encode)
+        self.newer = False
 
     def fail(self, message: str, op: Optional[Op] = None) -> EncodeError:
         return EncodeError(
@@ -285,7 +292,9 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     # operands per group (and the groups' operands), where needed (a lean op reads neither)
     sizes: Sequence[int] = ()
     chunks: Optional[list[Sequence[Value]]] = None
-    lean, flags_on, blob = plan.by_version.get(v) or plan.facts(v)
+    lean, flags_on, blob, newer = plan.by_version.get(v) or plan.facts(v)
+    if newer:
+        scope.newer = True
     if lean:
         # a lean op passes every check below unless one of these fails (then the checks
         # below name the fault)

@@ -23,7 +23,7 @@ from typing import Iterator, Optional
 
 import attrs
 
-from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, is_default
+from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, OpCodec, is_default
 from tileir.encode.typecodec import type_since
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
@@ -46,6 +46,8 @@ __all__ = [
     "version_needs",
     "required_version",
     "version_bound",
+    "op_ceiling",
+    "module_level_need",
     "check_version",
 ]
 
@@ -220,7 +222,7 @@ LATEST_NEED = _latest_need()
 # that nothing is: the bound may be higher than the module's true need).
 
 
-def _codec_ceiling(codec) -> tuple[int, int]:
+def op_ceiling(codec: OpCodec) -> tuple[int, int]:
     """The newest version anything an op of ``codec`` can need, its types aside: the op, its
     attributes and their enum values, its operand groups, its last result."""
     enum_kinds = {kind[5:] for _, kind, *_ in codec.attrs if kind.startswith("enum:")}
@@ -238,7 +240,7 @@ def _codec_ceiling(codec) -> tuple[int, int]:
 
 # op name -> (its ceiling, the names of its "scalars" attributes, whose formats are types)
 _CEILINGS = {
-    name: (_codec_ceiling(c), tuple(a[0] for a in c.attrs if a[1] == "scalars"))
+    name: (op_ceiling(c), tuple(a[0] for a in c.attrs if a[1] == "scalars"))
     for name, c in OP_CODECS.items()
 }
 
@@ -277,6 +279,16 @@ def _block_bound(block: Block, seen: set[int]) -> tuple[int, int]:
     return top
 
 
+def module_level_need(module: Module) -> tuple[int, int]:
+    """What ``module`` needs outside its functions' types and ops: 13.3 for a producer string
+    or a global marked constant or not public (their types aside), else 13.1."""
+    if module.producer is not None or any(
+        g.constant or g.visibility != "public" for g in module.globals
+    ):
+        return V3
+    return V1
+
+
 def version_bound(module: Module) -> tuple[int, int]:
     """A version at least :func:`required_version` (``module``), found by table lookups
     alone (no Need is built): a file of this version or later surely holds ``module``.
@@ -288,11 +300,7 @@ def version_bound(module: Module) -> tuple[int, int]:
     >>> version_bound(Module((Function("k", (x,), body),)))
     (13, 2)
     """
-    top = V1
-    if module.producer is not None or any(
-        g.constant or g.visibility != "public" for g in module.globals
-    ):
-        top = V3
+    top = module_level_need(module)
     for g in module.globals:
         top = max(top, _type_bound(g.value.type))
     for fn in module.functions:
