@@ -100,18 +100,10 @@ class TypeTable:
         self.entries: list[bytes] = []
         self._ids: dict[bytes, int] = {}
         self._memo: dict[object, int] = {}
-        # id(t) -> (t, index): the same type object is asked for again and again (a value's
-        # type is shared by its uses), and an int key spares the types' Python-level __hash__
-        # and __eq__; the entry keeps ``t`` alive, so its id names no other object meanwhile
-        self._by_id: dict[int, tuple[Type, int]] = {}
 
     def index(self, t: Type) -> int:
-        seen = self._by_id.get(id(t))
-        if seen is not None and seen[0] is t:
-            return seen[1]
         found = self._memo.get(t)
         if found is not None:
-            self._by_id[id(t)] = (t, found)
             return found
         if type(t) is TileType:  # the most common entry (always 13.1): its bytes by a memo
             element = self.index(t.element)
@@ -138,7 +130,6 @@ class TypeTable:
             found = self._ids[key] = len(self.entries)
             self.entries.append(key)
         self._memo[t] = found
-        self._by_id[id(t)] = (t, found)
         return found
 
     def _payload(self, t, s: Sink) -> None:
