@@ -273,10 +273,12 @@ def profile(names, version: str, calls: int, top: int) -> str:
     cum_rows = sorted(every, key=lambda r: r[3], reverse=True)[:top]
     stages = []
     for label, suffix in (
-        ("record: drive the body (record.py:drive)", "record.py:drive"),
+        ("record (kernel.py:record: drive the body, build the Program)", "kernel.py:record"),
         ("lower (lowering.py:lower)", "lowering.py:lower"),
         ("encode (writer.py:encode)", "writer.py:encode"),
-        ("  encode: version check (versions.py:check_version)", "versions.py:check_version"),
+        # (the writer checks the version as it goes; this full walk runs only for a module
+        # that may need more than the version asked for, or one that fails to write)
+        ("  encode: full version walk (versions.py:check_version)", "versions.py:check_version"),
         ("  encode: debug info (debuginfo.py:function)", "debuginfo.py:function"),
         ("source locations (source.py:user_loc)", "source.py:user_loc"),
     ):
