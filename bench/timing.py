@@ -17,7 +17,7 @@ import os
 import platform
 import pstats
 import time
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 __all__ = [
     "best_of",
@@ -76,10 +76,13 @@ def best_of(fn: Callable[[], object], repeats: int = 5, warmup: int = 1) -> floa
     return best
 
 
-def _timed(fn: Callable[[], object]) -> float:
+def _timed(fn: Callable[[], object], setup: Optional[Callable[[], object]] = None) -> float:
     """One call's wall time, with the garbage collector run before it (so one side does not
-    pay for the garbage another left) and paused during it unless the gc mode is "on"."""
+    pay for the garbage another left) and paused during it unless the gc mode is "on";
+    ``setup`` runs before it, outside the clock (a side that must start cold, for one)."""
     clock = _clock[0]
+    if setup is not None:
+        setup()
     gc.collect()
     if _gc_mode[0] == "on":
         start = clock()
@@ -94,10 +97,12 @@ def _timed(fn: Callable[[], object]) -> float:
         gc.enable()
 
 
-def race(fns: dict, repeats: int = 5, warmup: int = 1) -> dict:
+def race(fns: dict, repeats: int = 5, warmup: int = 1, setups: Optional[dict] = None) -> dict:
     """Best-of times (seconds) of several callables measured in turn, round by round (the
     order rotating), so a burst of load from other processes hits every side alike.
-    ``fns``: name -> callable."""
+    ``fns``: name -> callable; ``setups``: name -> callable run before each of that side's
+    calls, outside the clock."""
+    setups = setups or {}
     for _ in range(warmup):
         for fn in fns.values():
             fn()
@@ -107,7 +112,7 @@ def race(fns: dict, repeats: int = 5, warmup: int = 1) -> dict:
         # rotate who goes first: a side run right after another pays for what that one left
         # behind (BLAS threads still spinning, caches), so no side should always follow one
         for name in names[r % len(names) :] + names[: r % len(names)]:
-            best[name] = min(best[name], _timed(fns[name]))
+            best[name] = min(best[name], _timed(fns[name], setups.get(name)))
     return best
 
 

@@ -173,3 +173,21 @@ def test_record_encode_report_judges_the_cached_geomean_and_the_slowest_kernel()
     assert "16.0x, met; every kernel at least 10x: slowest a 16.0x, met" in (
         record_encode.report(rows, "13.4", 1, None)
     )
+    # the eighth entry: tileir with its memos cleared, printed beside the warm figure
+    rows = [("a", 1.0, 1.0, 30.0, 16.0, 1, 1, 2.0)]
+    text = record_encode.report(rows, "13.4", 1, None)
+    assert "+dbg cold memo" in text and "2.000 s" in text
+    assert "memos cleared before every call (a process's first kernel): 8.0x" in text
+
+
+def test_race_runs_a_sides_setup_outside_its_clock():
+    calls = []
+    best = timing.race(
+        {"a": lambda: calls.append("a"), "b": lambda: calls.append("b")},
+        repeats=2,
+        warmup=0,
+        setups={"a": lambda: calls.append("setup a")},
+    )
+    assert set(best) == {"a", "b"}
+    assert calls.count("setup a") == calls.count("a") == 2 and calls.count("b") == 2
+    assert all(calls[i - 1] == "setup a" for i, c in enumerate(calls) if c == "a")

@@ -30,6 +30,7 @@ import attrs
 from tileir.encode.pools import Pools, ReadPools, read_table, write_table
 from tileir.encode.wire import Sink, Source
 from tileir.errors import EncodeError
+from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
 
 __all__ = ["DebugWriter", "DebugReader"]
@@ -76,6 +77,24 @@ def _leb128(values: tuple) -> bytes:
             v >>= 7
         out.append(v)
     return bytes(out)
+
+
+def _own_subprogram(file_name: str, line: int, name: str) -> Subprogram:
+    """The subprogram of entry ``name`` anchored at ``file_name:line`` (memoized: a pure
+    function of its arguments, and a Subprogram is an immutable value)."""
+    key = (file_name, line, name)
+    found = _OWN_SUBPROGRAMS.get(key)
+    if found is None:
+        folder, base = os.path.split(file_name)
+        file = DIFile(base, folder)
+        found = Subprogram(file, line, name, name, file, line)
+        if len(_OWN_SUBPROGRAMS) >= 1024:  # stays bounded in a long process
+            _OWN_SUBPROGRAMS.clear()
+        _OWN_SUBPROGRAMS[key] = found
+    return found
+
+
+_OWN_SUBPROGRAMS: dict[tuple, Subprogram] = memo_table("encode.debuginfo: entry subprograms")
 
 
 class DebugWriter:
@@ -171,11 +190,7 @@ class DebugWriter:
             # the function's own subprogram, for locations that name no scope (tileir's
             # recordings of a kernel body): made from the anchor, named after the entry
             if not made:
-                folder, base = os.path.split(anchor.file)
-                file = DIFile(base, folder)
-                made.append(
-                    self._scope(Subprogram(file, anchor.line, name, name, file, anchor.line))
-                )
+                made.append(self._scope(_own_subprogram(anchor.file, anchor.line, name)))
             return made[0]
 
         # the index of each location: by the Loc object (ops made from one instruction share

@@ -14,7 +14,6 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from tileir.encode.attrcodec import write_hints, write_tagged
 from tileir.encode.optable import (
-    OP_CODECS,
     PREDICATES,
     TERMINATORS,
     VALUE_TYPES,
@@ -22,137 +21,16 @@ from tileir.encode.optable import (
     dense_fault,
     is_default,
 )
+from tileir.encode.plans import PLANS, OpPlan, write_plain_attr
 from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
-from tileir.ir.dialect import ENUMS, VERSIONS, version_text
+from tileir.ir.dialect import version_text
+from tileir.ir.memo import memo_table
 from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value, attrs_dict
 from tileir.ir.signatures import operand_groups
 
 __all__ = ["WriteScope", "write_ops", "check_block"]
-
-
-def _default_bytes(kind: str, default) -> Optional[bytes]:
-    """The bytes of an attribute left at its default, when they depend on nothing else (no
-    pool, no operand group); None when they must be worked out per op."""
-    if default is None or not (kind.startswith("enum:") or kind in ("bool", "int", "i32[]")):
-        return None
-    s = Sink()
-    try:
-        _write_plain_attr(s, kind, default)
-    except (ValueError, TypeError, OverflowError, KeyError, EncodeError):
-        return None  # the writer raises its own error for it, op by op
-    return bytes(s.buf)
-
-
-class _Plan:
-    """What ``_write_op`` needs of one codec, worked out once from the constant OP_CODECS."""
-
-    __slots__ = (
-        "codec",
-        "attr_names",
-        "attrs",
-        "want_results",
-        "kinds",
-        "ones",
-        "n_fixed",
-        "n_variable",
-        "flag_groups",
-        "group_since",
-        "bool_array_at",
-        "opcode",
-        "lean",
-        "by_version",
-        "star",
-        "good_segments",
-    )
-
-    def __init__(self, codec: OpCodec) -> None:
-        self.codec = codec
-        self.attr_names = frozenset(a[0] for a in codec.attrs)
-        # (name, kind, default, optional, since, bytes of the default or None)
-        self.attrs = tuple((*a, _default_bytes(a[1], a[2])) for a in codec.attrs)
-        self.want_results = (
-            codec.fixed_results if codec.fixed_results is not None else codec.counted_results
-        )
-        self.kinds = tuple(kind for _, kind in codec.groups)
-        self.ones = (1,) * len(self.kinds)
-        self.n_variable = sum(1 for k in self.kinds if k != "1")
-        self.n_fixed = len(self.kinds) - self.n_variable
-        # (looked up with the codec's optional group names too: None finds nothing)
-        position: dict[Optional[str], int] = {name: i for i, (name, _) in enumerate(codec.groups)}
-        # per flag: the position of the operand group it marks, or None (an attribute)
-        self.flag_groups = tuple(position.get(flag) for flag in codec.flags)
-        # (position, version) of the operand groups newer than their op
-        self.group_since = tuple(
-            sorted((position[g], since) for g, since in codec.operand_since if since > codec.since)
-        )
-        # the group whose values a bool[] attribute has one entry each for
-        self.bool_array_at = position.get(codec.bool_array_group)
-        s = Sink()
-        s.varint(codec.opcode)
-        self.opcode = bytes(s.buf)
-        # "lean" ops skip most checks of _write_op: no regions, operands in one run of groups
-        # (at most one of them variable), no flags or attributes that depend on the operands,
-        # nothing in them newer than the op
-        self.lean = (
-            not codec.regions
-            and codec.last_result_since is None
-            and codec.operand_layout != "grouped"
-            and not codec.operand_since
-            and all(g is None for g in self.flag_groups)
-            and all(a[1] != "bool[]" for a in codec.attrs)
-        )
-        self.by_version = {v: self.facts(v) for v in VERSIONS}
-        self.star = "*" in self.kinds  # the variable group (if any) takes any number
-        # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
-        # tuple equal to one of them (True for 1 ...) splits the operands the same way
-        self.good_segments: set = set()
-
-    def facts(self, v: tuple[int, int]) -> tuple:
-        """At version ``v``: (the op is lean and exists, the flags varint is written, the
-        attribute bytes of an op that sets none or None)."""
-        codec = self.codec
-        return (
-            self.lean and codec.since <= v,
-            codec.flags_since is not None and v >= codec.flags_since,
-            self._defaults_blob(v),
-        )
-
-    def _defaults_blob(self, v: tuple[int, int]) -> Optional[bytes]:
-        # the attribute bytes of an op that sets none, when they depend on nothing but the
-        # version (None: they are worked out attribute by attribute)
-        blob = b""
-        for _attr, kind, default, optional, since, default_bytes in self.attrs:
-            if since > v or kind == "unit" or (optional and default is None):
-                continue
-            if default_bytes is None:
-                return None
-            blob += default_bytes
-        return blob
-
-    def sizes(self, op: Op) -> Optional[tuple]:
-        """How many operands each group takes, when ``op``'s operands split cleanly (what
-        ``_groups`` would accept, in consecutive runs); None sends the op to ``_groups``."""
-        n = len(op.operands)
-        counts = op.segments
-        if counts is None:
-            if not self.n_variable:
-                return self.ones if n == len(self.kinds) else None
-            rest = n - self.n_fixed
-            if self.n_variable > 1 or rest < 0:
-                return None
-            counts = tuple(1 if k == "1" else rest for k in self.kinds)
-        elif len(counts) != len(self.kinds) or sum(counts) != n:
-            return None
-        elif counts in self.good_segments:  # checked before (with the same int types)
-            return counts
-        for k, c in zip(self.kinds, counts):
-            if type(c) is not int or c < 0 or (k == "1" and c != 1) or (k == "?" and c > 1):
-                return None
-        if len(self.good_segments) < 64:
-            self.good_segments.add(counts)
-        return counts
 
 
 class WriteScope:
@@ -165,6 +43,10 @@ class WriteScope:
         self.index: dict[int, tuple[int, Value]] = {}
         self.next = 0
         self.locs: list[Optional[Loc]] = []
+        #: an op was written whose codec has something newer than the file's version (an op,
+        #: attribute, enum value or operand group): the encoder then runs the full version
+        #: check, which says whether this op uses it (see writer.encode)
+        self.newer = False
 
     def fail(self, message: str, op: Optional[Op] = None) -> EncodeError:
         return EncodeError(
@@ -271,7 +153,7 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     # Hot (every op of every file): the checks and the bytes of the rules in OP_CODECS, with
     # what depends only on the op's codec (and the version) looked up in its _Plan.
     name = op.name
-    plan = _PLANS.get(name)
+    plan = PLANS.get(name)
     if plan is None:
         raise scope.fail(f"`{name}` is not a body op of the dialect", op)
     codec = plan.codec
@@ -284,7 +166,9 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     # operands per group (and the groups' operands), where needed (a lean op reads neither)
     sizes: Sequence[int] = ()
     chunks: Optional[list[Sequence[Value]]] = None
-    lean, flags_on, blob = plan.by_version.get(v) or plan.facts(v)
+    lean, flags_on, blob, newer = plan.by_version.get(v) or plan.facts(v)
+    if newer:
+        scope.newer = True
     if lean:
         # a lean op passes every check below unless one of these fails (then the checks
         # below name the fault)
@@ -400,7 +284,7 @@ def _write_attrs(
     s: Sink,
     op: Op,
     scope: WriteScope,
-    plan: _Plan,
+    plan: OpPlan,
     attrs: Optional[Mapping[str, Any]],
     sizes: Sequence[int],
 ) -> None:
@@ -442,7 +326,7 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
     pools = scope.pools
     try:
         if kind.startswith("enum:") or kind in ("bool", "int", "i32[]"):
-            _write_plain_attr(s, kind, value)
+            write_plain_attr(s, kind, value)
         elif kind == "bool[]":
             s.varint(len(value))
             for b in value:
@@ -493,26 +377,5 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
         ) from None
 
 
-def _write_plain_attr(s: Sink, kind: str, value) -> None:
-    """An attribute of kind ``enum:E``, ``bool``, ``int`` or ``i32[]`` (no pool involved)."""
-    if kind.startswith("enum:"):
-        try:
-            index = _ENUM_INDEX[kind[5:]].get(value)
-        except TypeError:  # unhashable: tuple.index says why
-            index = None
-        s.varint(ENUMS[kind[5:]].index(value) if index is None else index)
-    elif kind == "bool":
-        s.byte(int(bool(value)))
-    elif kind == "int":
-        s.varint(int(value))
-    else:
-        s.ints(tuple(value), 4)
-
-
-_PREDICATE_BYTES: dict = {}  # id(predicate) -> (predicate, its tagged bytes)
-# enum -> {spelling: index of its first occurrence} (what tuple.index answers)
-_ENUM_INDEX = {
-    name: {v: i for i, v in reversed(list(enumerate(values)))} for name, values in ENUMS.items()
-}
-# op name -> its _Plan: derived once from the constant OP_CODECS
-_PLANS = {name: _Plan(codec) for name, codec in OP_CODECS.items()}
+# id(predicate) -> (predicate, its tagged bytes)
+_PREDICATE_BYTES: dict = memo_table("encode.opwrite: predicate bytes")

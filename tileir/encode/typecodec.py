@@ -19,6 +19,7 @@ from typing import Any, TypeVar, overload
 from tileir.encode.wire import Sink, Source
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
+from tileir.ir.memo import memo_table
 from tileir.types import (
     FORMATS,
     PADDING_VALUES,
@@ -88,7 +89,7 @@ def _padding_code(padding) -> int:
 
 # (element's entry index, shape) -> the entry of a tile type: a memo of a pure function of
 # those ints (a tile's entry does not depend on the version); shapes are tuples of exact ints
-_TILE_ENTRIES: dict = {}
+_TILE_ENTRIES: dict = memo_table("encode.typecodec: tile type entries")
 
 
 class TypeTable:

@@ -23,10 +23,11 @@ from typing import Iterator, Optional
 
 import attrs
 
-from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, is_default
+from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, OpCodec, is_default
 from tileir.encode.typecodec import type_since
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
+from tileir.ir.memo import memo_table
 from tileir.ir.module import Block, Function, Module, Op, ScalarAttr
 from tileir.ir.signatures import operand_groups
 from tileir.types import (
@@ -39,7 +40,16 @@ from tileir.types import (
     TileType,
 )
 
-__all__ = ["Need", "needs", "version_needs", "required_version", "check_version"]
+__all__ = [
+    "Need",
+    "needs",
+    "version_needs",
+    "required_version",
+    "version_bound",
+    "op_ceiling",
+    "module_level_need",
+    "check_version",
+]
 
 V1, V3 = (13, 1), (13, 3)
 
@@ -88,7 +98,7 @@ def _new_parts(t) -> tuple:
 
 # type -> _new_parts(type): a memo keyed by immutable, structurally compared type values
 # (equal types have equal parts), so an entry never goes stale
-_NEW_PARTS: dict = {}
+_NEW_PARTS: dict = memo_table("encode.versions: newer type parts")
 
 
 def _type_needs(t, context: str, **where) -> Iterator[Need]:
@@ -203,10 +213,109 @@ def _latest_need() -> tuple[int, int]:
 LATEST_NEED = _latest_need()
 
 
+# -- a quick upper bound ---------------------------------------------------------------------
+#
+# ``needs`` builds a Need (with its text and location) for everything newer than 13.1, which
+# the encoder would pay on every file; ``version_bound`` walks the same module with nothing but
+# table lookups and answers a version no Need can exceed.  Only when that bound passes the
+# version asked for does ``check_version`` run ``needs`` (to name what is missing, or to find
+# that nothing is: the bound may be higher than the module's true need).
+
+
+def op_ceiling(codec: OpCodec) -> tuple[int, int]:
+    """The newest version anything an op of ``codec`` can need, its types aside: the op, its
+    attributes and their enum values, its operand groups, its last result."""
+    enum_kinds = {kind[5:] for _, kind, *_ in codec.attrs if kind.startswith("enum:")}
+    return max(
+        [
+            V1,
+            codec.since,
+            *(a[4] for a in codec.attrs),
+            *(since for _, since in codec.operand_since),
+            *([codec.last_result_since] if codec.last_result_since is not None else []),
+            *(since for (kind, _), since in ENUM_VALUE_SINCE.items() if kind in enum_kinds),
+        ]
+    )
+
+
+# op name -> (its ceiling, the names of its "scalars" attributes, whose formats are types)
+_CEILINGS = {
+    name: (op_ceiling(c), tuple(a[0] for a in c.attrs if a[1] == "scalars"))
+    for name, c in OP_CODECS.items()
+}
+
+
+def _type_bound(t) -> tuple[int, int]:
+    """The newest ``since`` of type ``t``'s parts (13.1 when none is newer)."""
+    parts = _new_parts(t)
+    return max(since for _, since in parts) if parts else V1
+
+
+def _block_bound(block: Block, seen: set[int]) -> tuple[int, int]:
+    """The bound of ``block``'s ops and arguments; ``seen``: the ids of the type objects
+    bounded already in this walk (the module keeps them alive; most values share a few)."""
+    top = V1
+    for arg in block.args:
+        top = max(top, _type_bound(arg.type))
+    for op in block.ops:
+        found = _CEILINGS.get(op.name)
+        if found is None:
+            return LATEST_NEED  # an unknown op: let ``needs`` (and the writer) see it
+        ceiling, scalar_attrs = found
+        top = max(top, ceiling)
+        for name in scalar_attrs:
+            value = op.attrs.get(name)
+            if isinstance(value, tuple):
+                for x in value:
+                    if isinstance(x, ScalarAttr):
+                        top = max(top, _type_bound(x.format))
+        for r in op.results:
+            t = r.type
+            if id(t) not in seen:
+                seen.add(id(t))
+                top = max(top, _type_bound(t))
+        for region in op.regions:
+            top = max(top, _block_bound(region, seen))
+    return top
+
+
+def module_level_need(module: Module) -> tuple[int, int]:
+    """What ``module`` needs outside its functions' types and ops: 13.3 for a producer string
+    or a global marked constant or not public (their types aside), else 13.1."""
+    if module.producer is not None or any(
+        g.constant or g.visibility != "public" for g in module.globals
+    ):
+        return V3
+    return V1
+
+
+def version_bound(module: Module) -> tuple[int, int]:
+    """A version at least :func:`required_version` (``module``), found by table lookups
+    alone (no Need is built): a file of this version or later surely holds ``module``.
+
+    >>> from tileir.ir.module import Function, Block, Module, Op, Value
+    >>> from tileir.types import TileType, F32
+    >>> x = Value(0, TileType((), F32))
+    >>> body = Block((), (Op("atan2", (x, x), (Value(1, x.type),)), Op("return")))
+    >>> version_bound(Module((Function("k", (x,), body),)))
+    (13, 2)
+    """
+    top = module_level_need(module)
+    for g in module.globals:
+        top = max(top, _type_bound(g.value.type))
+    for fn in module.functions:
+        for p in fn.params:
+            top = max(top, _type_bound(p.type))
+        top = max(top, _block_bound(fn.body, set()))
+    return top
+
+
 def check_version(module: Module, version: tuple[int, int]) -> None:
     """Raise an EncodeError naming the first thing ``module`` uses that ``version`` lacks."""
     if version >= LATEST_NEED:
         return  # nothing can need more (see LATEST_NEED)
+    if version >= version_bound(module):
+        return  # nothing in this module needs more (the bound is never below a Need)
     missing = [n for n in needs(module) if n.version > version]
     if not missing:
         return

@@ -15,7 +15,12 @@ from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
 from tileir.encode.pools import Pools, write_table
-from tileir.encode.versions import check_version, required_version
+from tileir.encode.versions import (
+    LATEST_NEED,
+    check_version,
+    module_level_need,
+    required_version,
+)
 from tileir.encode.wire import MAGIC, PAD, SECTION, Sink
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, parse_version, version_text
@@ -72,8 +77,25 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
     structure (a value used out of scope, a block without a terminator ...).
     """
     v = resolve_version(module, version)
-    if version is not None:  # the version the module requires holds it by definition
+    # The version asked for is checked against what the module needs (the version it requires
+    # holds it by definition), without a walk of its own on the way: every type is checked
+    # where the type table writes it, and the writer notes an op that may need more (see
+    # WriteScope.newer).  Only then, or when writing fails, does ``check_version`` walk the
+    # module, so a module that needs more is refused by its message, as before.
+    checked = version is not None and v < LATEST_NEED
+    try:
+        data, newer = _file(module, v, debug_info)
+    except EncodeError:
+        if checked:
+            check_version(module, v)
+        raise
+    if checked and (newer or module_level_need(module) > v):
         check_version(module, v)
+    return data
+
+
+def _file(module: Module, v: tuple[int, int], debug_info: bool) -> tuple[bytes, bool]:
+    """The file's bytes, and whether an op that may need a version after ``v`` is in it."""
     pools = Pools(v)
     debug = DebugWriter(pools) if debug_info else None
 
@@ -83,8 +105,9 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
         raise EncodeError(f"symbol names must be distinct; {', '.join(twice)} appear twice")
     funcs = Sink()
     funcs.varint(len(module.functions))
+    newer = False
     for fn in module.functions:
-        _write_function(funcs, fn, pools, debug)
+        newer = _write_function(funcs, fn, pools, debug) or newer
     globals_ = _globals(module, pools) if module.globals else None
     producer = None
     if module.producer is not None:
@@ -108,7 +131,7 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
         _section(out, "producer", producer, 1)
     _section(out, "string", _table(pools.strings, 4), 4)
     out.byte(SECTION["end"])
-    return bytes(out.buf)
+    return bytes(out.buf), newer
 
 
 def _table(entries: list[bytes], width: int) -> bytes:
@@ -131,7 +154,8 @@ def _section(out: Sink, name: str, payload: bytes, alignment: int) -> None:
 _PADDING = bytes([PAD]) * 64  # more than any section alignment needs
 
 
-def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> None:
+def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> bool:
+    """Write entry ``fn``; answers whether an op that may need a later version is in it."""
     scope = WriteScope(pools, fn.name)
     if not fn.name:
         raise scope.fail("an entry function needs a name")
@@ -158,6 +182,7 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
             write_tagged(s, fn.hints, pools)
     s.varint(len(body))
     s.raw(bytes(body.buf))
+    return scope.newer
 
 
 def _globals(module: Module, pools: Pools) -> bytes:

@@ -30,6 +30,7 @@ from attrs import Converter, field, frozen
 from pyrsistent import PMap
 
 from tileir.ir.dialect import ENUMS
+from tileir.ir.memo import memo_table
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
 from tileir.types import Format, FunctionType, TileType, Type
@@ -197,7 +198,7 @@ def freeze_attrs(value: Any) -> PMap:
 # triples, so that a shared map always holds values identical in type and bits to the ones
 # asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
 # their hex spelling (NaN, whose payloads that spelling loses, is never shared).
-_FROZEN: dict[tuple, PMap] = {}
+_FROZEN: dict[tuple, PMap] = memo_table("ir.module: shared attribute maps")
 _MAX_FROZEN = 4096
 _PLAIN_TYPES = frozenset({str, int, bool, type(None)})
 
@@ -246,7 +247,9 @@ def attrs_dict(attrs: PMap) -> Mapping[str, Any]:
 
 
 _NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
-_DICTS: dict[int, tuple[PMap, Mapping[str, Any]]] = {}
+_DICTS: dict[int, tuple[PMap, Mapping[str, Any]]] = memo_table(
+    "ir.module: attribute maps as plain dicts"
+)
 
 
 @frozen(repr=False, cache_hash=True)
@@ -263,7 +266,7 @@ class Block:
 # (op name, id(map)) -> the map, for maps with no attribute at its default for that op: a memo
 # keyed by identity, which the entry keeps alive (so the id cannot name another map meanwhile);
 # attribute maps are shared (see freeze_attrs), so most ops find theirs here
-_CLEAN: dict[tuple[str, int], PMap] = {}
+_CLEAN: dict[tuple[str, int], PMap] = memo_table("ir.module: maps without defaults")
 
 
 def _segments(value: Optional[Iterable[int]]) -> Optional[tuple[int, ...]]:

@@ -24,6 +24,7 @@ import numpy.typing as npt
 from attrs import frozen
 
 from tileir.formats import numpy_dtype
+from tileir.ir.memo import memo_table
 from tileir.types import Format, PointerType, TileType
 
 __all__ = [
@@ -168,8 +169,8 @@ def _number_key(value: object) -> object:
 # Memos of the pure functions below, keyed by immutable values (formats, tile types and exact
 # number keys), for the constants a recording makes again and again (0, 1, -inf ...);
 # bounded, so a long process stays small.
-_BITS: dict[tuple[Format, object], int] = {}
-_DENSE: dict[tuple[TileType, object], Dense] = {}
+_BITS: dict[tuple[Format, object], int] = memo_table("ir.numerics: scalar bit patterns")
+_DENSE: dict[tuple[TileType, object], Dense] = memo_table("ir.numerics: dense splats")
 _MAX_MEMO = 4096
 
 _K = TypeVar("_K")

@@ -197,9 +197,12 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     # -- pure expressions ----------------------------------------------------------------
     def value(self, t: Tile) -> Value:
-        found = self.lookup(("var", attrs_dict(t.attrs)["id"]) if t.op == "var" else t)
-        if found is not None:
-            return found
+        # hot (every operand of every op): ``lookup`` inlined
+        key = ("var", attrs_dict(t.attrs)["id"]) if t.op == "var" else t
+        for scope in reversed(self.scopes):
+            found = scope.get(key)
+            if found is not None:
+                return found
         if t.op == "var":
             raise LoweringError(
                 f"a {t.type} made inside a loop or branch body is used outside it; carry it out "

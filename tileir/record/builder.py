@@ -32,6 +32,7 @@ from attrs import fields as attrs_fields
 from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
+from tileir.ir.memo import memo_table
 from tileir.ir.module import Loc
 from tileir.record.dropped import check_generator
 from tileir.record.effect import Effect
@@ -142,7 +143,9 @@ def _with_result(template: Any, rid: int) -> Instr:
 
 # instruction class -> (a getter of all its fields, the position of ``result``), or False to
 # use attrs.evolve: a memo of a pure function of the (attrs) class
-_REBUILD: dict[type, Union[tuple[Callable[[Any], Any], int], Literal[False]]] = {}
+_REBUILD: dict[type, Union[tuple[Callable[[Any], Any], int], Literal[False]]] = memo_table(
+    "record.builder: instruction rebuilders"
+)
 
 
 def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:

@@ -29,13 +29,14 @@ from types import CodeType, FunctionType, GeneratorType
 from typing import Any, Optional
 
 from tileir.errors import RecordingError
+from tileir.ir.memo import memo_table
 from tileir.record.effect import EFFECT_MAKER
 
 __all__ = ["check_generator", "check_function"]
 
 #: id(code) -> code, for the code objects read and found clean (the code is held, so its
 #: id is not reused while the entry lives)
-_CLEAN: dict[int, CodeType] = {}
+_CLEAN: dict[int, CodeType] = memo_table("record.dropped: clean code objects")
 _MAX_CODES = 4096
 
 _CALLS = frozenset({"CALL", "CALL_KW", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD"})

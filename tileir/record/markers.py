@@ -102,7 +102,8 @@ def _show(seq: Sequence[object]) -> str:
     return "[" + ", ".join(repr(x) for x in seq) + "]"
 
 
-@attrs.frozen(repr=False)
+# (hash cached: the lowering keys every view of a parameter by its cells, again and again)
+@attrs.frozen(repr=False, cache_hash=True)
 class Cells:
     """A buffer of ``extent`` elements cut into cells of ``tile``.
 

@@ -34,6 +34,7 @@ from typing import Optional
 
 import attrs
 
+from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, Loc, Subprogram
 
 __all__ = ["user_loc"]
@@ -44,10 +45,10 @@ _KERNELS_DIR = os.path.join(_PACKAGE_DIR, "kernels") + os.sep
 _TESTING_DIR = os.path.join(_PACKAGE_DIR, "testing") + os.sep
 
 #: absolute co_filename -> True when frames of that file are the user's code
-_IS_USER: dict[str, bool] = {}
+_IS_USER: dict[str, bool] = memo_table("record.source: user files")
 #: id(code) -> (code, columns, locs): columns[i] is the 1-based column of instruction i;
 #: locs maps (instruction, line) -> the Loc made there (Locs are immutable: one is shared)
-_COLUMNS: dict[int, tuple] = {}
+_COLUMNS: dict[int, tuple] = memo_table("record.source: column tables")
 #: the column tables kept at most (a process that compiles code without end stays bounded)
 _MAX_CODES = 4096
 

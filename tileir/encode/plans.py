@@ -1,0 +1,170 @@
+"""What the op writer needs of each codec, worked out once from the constant ``OP_CODECS``.
+
+An :class:`OpPlan` holds, per op, the facts ``opwrite`` would otherwise derive from the
+codec on every op it writes: the attribute bytes of an op that sets none, the operand
+groups' positions, whether the op is "lean" (its bytes follow from its results, attributes
+and operands with few checks), and so on, per bytecode version.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tileir.encode.optable import OP_CODECS, OpCodec
+from tileir.encode.versions import op_ceiling
+from tileir.encode.wire import Sink
+from tileir.errors import EncodeError
+from tileir.ir.dialect import ENUMS, VERSIONS
+from tileir.ir.memo import register_memo
+from tileir.ir.module import Op
+
+__all__ = ["OpPlan", "PLANS", "write_plain_attr"]
+
+
+def _default_bytes(kind: str, default) -> Optional[bytes]:
+    """The bytes of an attribute left at its default, when they depend on nothing else (no
+    pool, no operand group); None when they must be worked out per op."""
+    if default is None or not (kind.startswith("enum:") or kind in ("bool", "int", "i32[]")):
+        return None
+    s = Sink()
+    try:
+        write_plain_attr(s, kind, default)
+    except (ValueError, TypeError, OverflowError, KeyError, EncodeError):
+        return None  # the writer raises its own error for it, op by op
+    return bytes(s.buf)
+
+
+class OpPlan:
+    """What ``_write_op`` needs of one codec, worked out once from the constant OP_CODECS."""
+
+    __slots__ = (
+        "codec",
+        "attr_names",
+        "attrs",
+        "want_results",
+        "kinds",
+        "ones",
+        "n_fixed",
+        "n_variable",
+        "flag_groups",
+        "group_since",
+        "bool_array_at",
+        "opcode",
+        "lean",
+        "by_version",
+        "star",
+        "good_segments",
+    )
+
+    def __init__(self, codec: OpCodec) -> None:
+        self.codec = codec
+        self.attr_names = frozenset(a[0] for a in codec.attrs)
+        # (name, kind, default, optional, since, bytes of the default or None)
+        self.attrs = tuple((*a, _default_bytes(a[1], a[2])) for a in codec.attrs)
+        self.want_results = (
+            codec.fixed_results if codec.fixed_results is not None else codec.counted_results
+        )
+        self.kinds = tuple(kind for _, kind in codec.groups)
+        self.ones = (1,) * len(self.kinds)
+        self.n_variable = sum(1 for k in self.kinds if k != "1")
+        self.n_fixed = len(self.kinds) - self.n_variable
+        # (looked up with the codec's optional group names too: None finds nothing)
+        position: dict[Optional[str], int] = {name: i for i, (name, _) in enumerate(codec.groups)}
+        # per flag: the position of the operand group it marks, or None (an attribute)
+        self.flag_groups = tuple(position.get(flag) for flag in codec.flags)
+        # (position, version) of the operand groups newer than their op
+        self.group_since = tuple(
+            sorted((position[g], since) for g, since in codec.operand_since if since > codec.since)
+        )
+        # the group whose values a bool[] attribute has one entry each for
+        self.bool_array_at = position.get(codec.bool_array_group)
+        s = Sink()
+        s.varint(codec.opcode)
+        self.opcode = bytes(s.buf)
+        # "lean" ops skip most checks of _write_op: no regions, operands in one run of groups
+        # (at most one of them variable), no flags or attributes that depend on the operands,
+        # nothing in them newer than the op
+        self.lean = (
+            not codec.regions
+            and codec.last_result_since is None
+            and codec.operand_layout != "grouped"
+            and not codec.operand_since
+            and all(g is None for g in self.flag_groups)
+            and all(a[1] != "bool[]" for a in codec.attrs)
+        )
+        self.by_version = {v: self.facts(v) for v in VERSIONS}
+        self.star = "*" in self.kinds  # the variable group (if any) takes any number
+        # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
+        # tuple equal to one of them (True for 1 ...) splits the operands the same way
+        self.good_segments: set = register_memo(f"encode.opwrite: segments of {codec.name}", set())
+
+    def facts(self, v: tuple[int, int]) -> tuple:
+        """At version ``v``: (the op is lean and exists, the flags varint is written, the
+        attribute bytes of an op that sets none or None, an op of this codec may need a
+        version after ``v``)."""
+        codec = self.codec
+        return (
+            self.lean and codec.since <= v,
+            codec.flags_since is not None and v >= codec.flags_since,
+            self._defaults_blob(v),
+            op_ceiling(codec) > v,
+        )
+
+    def _defaults_blob(self, v: tuple[int, int]) -> Optional[bytes]:
+        # the attribute bytes of an op that sets none, when they depend on nothing but the
+        # version (None: they are worked out attribute by attribute)
+        blob = b""
+        for _attr, kind, default, optional, since, default_bytes in self.attrs:
+            if since > v or kind == "unit" or (optional and default is None):
+                continue
+            if default_bytes is None:
+                return None
+            blob += default_bytes
+        return blob
+
+    def sizes(self, op: Op) -> Optional[tuple]:
+        """How many operands each group takes, when ``op``'s operands split cleanly (what
+        ``_groups`` would accept, in consecutive runs); None sends the op to ``_groups``."""
+        n = len(op.operands)
+        counts = op.segments
+        if counts is None:
+            if not self.n_variable:
+                return self.ones if n == len(self.kinds) else None
+            rest = n - self.n_fixed
+            if self.n_variable > 1 or rest < 0:
+                return None
+            counts = tuple(1 if k == "1" else rest for k in self.kinds)
+        elif len(counts) != len(self.kinds) or sum(counts) != n:
+            return None
+        elif counts in self.good_segments:  # checked before (with the same int types)
+            return counts
+        for k, c in zip(self.kinds, counts):
+            if type(c) is not int or c < 0 or (k == "1" and c != 1) or (k == "?" and c > 1):
+                return None
+        if len(self.good_segments) < 64:
+            self.good_segments.add(counts)
+        return counts
+
+
+def write_plain_attr(s: Sink, kind: str, value) -> None:
+    """An attribute of kind ``enum:E``, ``bool``, ``int`` or ``i32[]`` (no pool involved)."""
+    if kind.startswith("enum:"):
+        try:
+            index = _ENUM_INDEX[kind[5:]].get(value)
+        except TypeError:  # unhashable: tuple.index says why
+            index = None
+        s.varint(ENUMS[kind[5:]].index(value) if index is None else index)
+    elif kind == "bool":
+        s.byte(int(bool(value)))
+    elif kind == "int":
+        s.varint(int(value))
+    else:
+        s.ints(tuple(value), 4)
+
+
+# enum -> {spelling: index of its first occurrence} (what tuple.index answers)
+_ENUM_INDEX = {
+    name: {v: i for i, v in reversed(list(enumerate(values)))} for name, values in ENUMS.items()
+}
+# op name -> its OpPlan: derived once from the constant OP_CODECS
+PLANS = {name: OpPlan(codec) for name, codec in OP_CODECS.items()}
