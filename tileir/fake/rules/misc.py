@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.printf import format_block
+from tileir.fake.progressions import note_block_ids
 from tileir.fake.rules.floats import FOLDS
 from tileir.fake.rules.plain import plain_ufuncs
 from tileir.fake.values import TOKEN_VALUE, from_scalar, widen
@@ -45,6 +46,8 @@ def _assume(ctx, op, args):
 
 def _block_id(ctx, op, args):
     ids = ctx.block_ids
+    # within one grid row the ids step evenly: the memory rules then plan per batch
+    note_block_ids(ctx.frame, ctx.grid, [r.id for r in op.results])
     return [np.ascontiguousarray(ids[:, k]) for k in range(3)]
 
 
