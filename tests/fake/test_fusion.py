@@ -138,8 +138,8 @@ def _rule(name: str, rule):
 
 
 def test_a_rule_step_refusal_names_the_block_of_its_lane():
-    # a rule of a fused run runs on a strip of lanes; a lane it names must map to the block
-    # of the whole batch, as the op-by-op run names it
+    # a refusal while the strips run (here in the strip of blocks 9 to 11) runs the group
+    # again op by op: the same words, naming the block of the whole batch
     g = cells([64], [4])
     kernel = trace("rows_max", _rows_max, In(F32, g), Out(F32, g))
     x = np.zeros(64, np.float32)

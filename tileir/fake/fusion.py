@@ -20,9 +20,10 @@ What the fusion keeps (tests/fake/test_fusion.py checks each):
   f64 arithmetic and math at the default rounding); any other member op runs its own rule on
   the strip (``rule`` steps), and a rule's answer for a subset of the lanes is its answer for
   those lanes;
-* faults: no member op faults on its data (their refusals depend on the op alone, never on
-  lane values); a rule step runs in a frame of the strip's blocks, so an error naming a
-  lane names the right block;
+* faults: a member op that refuses (a rounding the emulation lacks, say) stops the strips,
+  and the group runs again op by op, so the refusal raised is the first one in program
+  order over all the lanes, naming its block as it always did; the members are pure, so
+  running them again changes nothing;
 * the observer protocol: with an observer watching ops (``after_op``) nothing is fused;
 * values every block agrees on (batch 1: constants, scalars) are computed once, unfused,
   before the strips.
@@ -39,7 +40,6 @@ from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 import numpy as np
 
-from tileir.errors import TileIRError
 from tileir.fake.frames import Frame
 from tileir.fake.rules import NUMPY_RULES
 from tileir.fake.rules.misc import plain_combiner, plain_tree
@@ -58,8 +58,7 @@ __all__ = ["Group", "fused_ops", "run_group", "STRIP_ELEMENTS", "LANE_LOCAL"]
 #: a strip's few live buffers stay in a 1 MiB L2 cache between one op and the next.
 STRIP_ELEMENTS = 1 << 16
 
-#: Pure ops whose rules are lane-local and whose refusals never depend on lane values: the
-#: members a group may hold.  Ops with regions among them (``reduce``, ``scan``) carry only
+#: Pure ops whose rules are lane-local: the members a group may hold.  Ops with regions among them (``reduce``, ``scan``) carry only
 #: their combiner.
 LANE_LOCAL = frozenset(
     {
@@ -98,10 +97,6 @@ class Group:
         self.inputs = inputs
         self.outputs = outputs
         self._programs: dict = {}
-
-    @property
-    def name(self) -> str:  # a Group stands in a block's op list beside ops
-        return "fused"
 
     def __repr__(self) -> str:
         return f"Group({' '.join(op.name for op in self.ops)})"
@@ -205,13 +200,15 @@ def run_group(m: "Machine", group: Group, frame: Frame) -> None:
     program = group._programs.get(key)
     if program is None:
         program = group._programs[key] = _Program(group, key)
-    for op in program.uniform:  # values every block shares: once, as they are
-        m._run_op(op, frame)
     try:
+        for op in program.uniform:  # values every block shares: once, as they are
+            m._run_op(op, frame)
         program.run(m, frame, batch)
-    except _Unfit:  # not what the program assumed: the rest op by op
-        once = {id(op) for op in program.uniform}
-        _unfused(m, [op for op in group.ops if id(op) not in once], frame)
+    except Exception:
+        # not what the program assumed (_Unfit), or an op refused: the group again, op by
+        # op, so that the refusal raised is the first in program order over all the lanes,
+        # worded as it always was (the members are pure: running them again is harmless)
+        _unfused(m, group.ops, frame)
 
 
 def _unfused(m: "Machine", ops, frame: Frame) -> None:
@@ -426,17 +423,12 @@ def _tile(value: Value) -> TileType:
 
 
 def _rule_step(m: "Machine", op: Op, args: list, strip: Optional[Frame]) -> list:
-    """``op``'s own rule on a strip of lanes, in a frame of the strip's blocks (so an error
-    naming a lane names its block); refusals as :meth:`Machine._run_op` makes them."""
+    """``op``'s own rule on a strip of lanes, in a frame of the strip's blocks (the rules
+    read the batch's size and block ids from it)."""
     m.frame = strip
-    try:
-        results = NUMPY_RULES[op.name](m, op, args)
-    except TileIRError:
-        raise
-    except Exception as e:  # a numpy refusal: name the op and where it was
-        raise m.error(op, f"{type(e).__name__}: {e}") from e
+    results = NUMPY_RULES[op.name](m, op, args)
     if len(results) != len(op.results):
-        raise m.error(op, f"the rule gave {len(results)} results for {len(op.results)} declared")
+        raise _Unfit
     return results
 
 
