@@ -9,7 +9,12 @@ valid schedule of the device); ``order=`` runs chosen blocks one at a time in a
 given order instead, so schedules can be compared.  :func:`execute` is the same
 launch returning an :class:`Execution` (outputs, memory, and a fault as data: the
 op whose rule refused, its block and frame) where :func:`interpret` raises.
-Memory lives in a fake flat address space
+Runs of lane-local ops (element-wise arithmetic and math, broadcasts, reductions along
+tile dims) are evaluated a strip of lanes at a time, into cache-sized buffers
+(``fusion``: the same numpy calls, so the same bits, as op by op), and a view load or
+store indexed by the block ids of a batch within one grid row is planned from its first
+and last lanes (``progressions``): the cost of a launch follows its elements, not its
+number of blocks.  Memory lives in a fake flat address space
 (``memory``); ops are evaluated by the rule table ``rules.NUMPY_RULES``, whose
 modules document the numerics (``fake.rules.floats``, ``fake.rules.ints``, ``fake.rules.convert``,
 ``rounding``; the reduction and scan orders in ``fake.rules.misc``).
@@ -27,7 +32,8 @@ Observer protocol (for debuggers; costs nothing when ``observer`` is None, and
 either method may be left out):
 
 * ``observer.after_op(op, results, block_ids)`` after every op, terminators and
-  control ops included (after their regions ran).  ``results`` lists the op's
+  control ops included (after their regions ran); with this hook nothing is fused, so
+  every op's results exist whole.  ``results`` lists the op's
   result values in order: numpy arrays of shape ``(B, *tile_shape)`` for the
   ``B`` blocks now running (``block_ids``, a ``(B, 3)`` int32 array of ``(x, y,
   z)``), or view objects (``views.TensorView`` / ``views.TileView``) for views;
