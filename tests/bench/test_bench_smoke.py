@@ -173,3 +173,16 @@ def test_record_encode_report_judges_the_cached_geomean_and_the_slowest_kernel()
     assert "16.0x, met; every kernel at least 10x: slowest a 16.0x, met" in (
         record_encode.report(rows, "13.4", 1, None)
     )
+
+
+# ----------------------------------------------------------------------------- fake_changes
+
+
+def test_fake_changes_runs_every_variant_and_checks_their_answers(capsys):
+    from bench import fake_changes
+
+    assert fake_changes.main(["--size", "tiny", "--repeats", "1"]) == 0
+    text = capsys.readouterr().out
+    for name in fake_changes.KERNELS:
+        assert any(line.startswith(name + " ") for line in text.splitlines()), name
+    assert "without fusion" in text and "without per-batch plans" in text
