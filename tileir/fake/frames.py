@@ -24,7 +24,16 @@ _ABSENT = object()
 class Frame:
     """The values of one batch of lanes; a sub-batch gathers its parent's values lazily."""
 
-    __slots__ = ("vals", "parent", "lanes", "size", "block_ids", "expand", "linear", "steps")
+    __slots__ = (
+        "vals",
+        "parent",
+        "lanes",
+        "size",
+        "block_ids",
+        "expand",
+        "linear",
+        "progressions",
+    )
 
     def __init__(
         self,
@@ -46,7 +55,7 @@ class Frame:
         self.linear = linear
         # value id -> (first, step): values known to be ``first + step * lane`` here (block
         # ids of a batch within one grid row; tileir.fake.progressions)
-        self.steps: Optional[dict[int, tuple[int, int]]] = None
+        self.progressions: Optional[dict[int, tuple[int, int]]] = None
 
     @staticmethod
     def sub(parent: "Frame", lanes: np.ndarray) -> "Frame":

@@ -7,10 +7,10 @@ whether it is inside the tensor and inside its buffer, follow from the first and
 lane alone (:func:`tileir.fake.views.plan_affine`): the cost of a launch then grows with its
 elements, not with its number of blocks.
 
-The fact is kept per frame (:attr:`tileir.fake.frames.Frame.steps`, value id -> ``(first,
-step)``): a frame's lanes never change, and an SSA value is defined once per frame, so the
-fact holds for as long as the frame does; a sub-batch (an ``if`` side, the blocks still in a
-loop) is another frame and knows nothing of its parent's.
+The fact is kept per frame (:attr:`tileir.fake.frames.Frame.progressions`, value id ->
+``(first, step)``): a frame's lanes never change, and an SSA value is defined once per frame,
+so the fact holds for as long as the frame does; a sub-batch (an ``if`` side, the blocks still
+in a loop, a strip of a fused run) is another frame and knows nothing of its parent's.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ def note_block_ids(frame: Frame, grid: tuple[int, int, int], result_ids: Sequenc
     row = start // gx
     if (start + b - 1) // gx != row:  # the batch wraps to the next row: x jumps back
         return
-    steps = frame.steps if frame.steps is not None else {}
+    known = frame.progressions if frame.progressions is not None else {}
     for vid, first, step in zip(result_ids, (start % gx, row % gy, row // gy), (1, 0, 0)):
-        steps[vid] = (first, step if b > 1 else 0)
-    frame.steps = steps
+        known[vid] = (first, step if b > 1 else 0)
+    frame.progressions = known
 
 
 def index_steps(
@@ -46,7 +46,7 @@ def index_steps(
     """``(first, step)`` of each index operand (read as the memory rules read them: non-
     negative), or None unless every one is a progression of ``frame`` or the same for
     every lane (batch 1: step 0)."""
-    known = frame.steps if frame is not None else None
+    known = frame.progressions if frame is not None else None
     out = []
     for vid, v in zip(index_ids, index_values):
         got = known.get(vid) if known is not None else None
