@@ -19,7 +19,10 @@ What the fusion keeps (tests/fake/test_fusion.py checks each):
   steps, only where the rule is that one function on operands of the result's dtype: f32 /
   f64 arithmetic and math at the default rounding); any other member op runs its own rule on
   the strip (``rule`` steps), and a rule's answer for a subset of the lanes is its answer for
-  those lanes;
+  those lanes.  One freedom IEEE 754 leaves is left as free as it was: which NaN an
+  operation of two NaN operands returns (numpy's loops pick either, by the arrays' shapes,
+  which strips change as chunks of the grid and sub-batches always did); every bundled
+  kernel gives the same bytes fused and op by op;
 * faults: a member op that refuses (a rounding the emulation lacks, say) stops the strips,
   and the group runs again op by op, so the refusal raised is the first one in program
   order over all the lanes, naming its block as it always did; the members are pure, so
