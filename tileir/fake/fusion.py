@@ -173,7 +173,16 @@ def _forget(key: int, ref: weakref.ref) -> None:
 
 def fused_ops(block: Block) -> tuple:
     """``block``'s ops with each fusible run replaced by its :class:`Group` (made once per
-    Block object, for as long as it lives)."""
+    Block object, for as long as it lives).
+
+    >>> from tileir import F32, In, Out, cells, load_cell, store_cell, trace
+    >>> def body(x, out):
+    ...     v = yield load_cell(x)
+    ...     yield store_cell(out, v * v + 1.0)
+    >>> k = trace("sq", body, In(F32, cells([8], [4])), Out(F32, cells([8], [4])))
+    >>> [item for item in fused_ops(k.module.functions[0].body) if type(item) is Group]
+    [Group(mulf addf)]
+    """
     key = id(block)
     got = _PLANS.get(key)
     if got is None or got[0]() is not block:
