@@ -9,8 +9,8 @@ beside plain numpy doing the same work (bench/fake_device.py times the two).
   arithmetic and math ops, one cell of ``tile`` a block;
 * ``layer_norm``: layer norm along rows of a ``rows x cols`` f32 matrix (no affine),
   ``per_block`` rows a block: two row reductions and an ``rsqrt``;
-* ``vadd_small``: vadd again, in cells of 64 (the same work in 64x more blocks: the fake
-  device's cost should follow the work, not the blocks);
+* ``vadd_small``: vadd again, in cells of 64 (the same work in 16x more blocks: the fake
+  device's cost should follow the work, not the blocks); ``vadd_wide``: in cells of 4096;
 * ``flash_attn``: the chapter's attention forward ``softmax(q k^T * scale) v``
   (tileir/kernels/chapter.py) in f32 over ``n`` queries and keys of width ``d``, ``bq``
   queries a block, streaming keys and values ``bk`` at a time with a running maximum and sum.
@@ -95,6 +95,11 @@ def vadd(rng, n: int, tile: int) -> Case:
 def vadd_small(rng, n: int, tile: int) -> Case:
     c = vadd(rng, n, tile)
     return attrs.evolve(c, name="vadd_small")
+
+
+def vadd_wide(rng, n: int, tile: int) -> Case:
+    c = vadd(rng, n, tile)
+    return attrs.evolve(c, name="vadd_wide")
 
 
 # ----------------------------------------------------------------------------- gelu
@@ -276,6 +281,7 @@ def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
 _BUILDERS = {
     "vadd": vadd,
     "vadd_small": vadd_small,
+    "vadd_wide": vadd_wide,
     "gelu": gelu,
     "row_softmax": row_softmax,
     "layer_norm": layer_norm,
@@ -289,6 +295,7 @@ SIZES = {
     "full": {
         "vadd": dict(n=1 << 24, tile=1024),
         "vadd_small": dict(n=1 << 24, tile=64),
+        "vadd_wide": dict(n=1 << 24, tile=4096),
         "gelu": dict(n=1 << 24, tile=1024),
         "row_softmax": dict(rows=4096, cols=1024, per_block=8),
         "layer_norm": dict(rows=8192, cols=1024, per_block=8),
@@ -298,6 +305,7 @@ SIZES = {
     "tiny": {
         "vadd": dict(n=4096, tile=1024),
         "vadd_small": dict(n=4096, tile=64),
+        "vadd_wide": dict(n=8192, tile=4096),
         "gelu": dict(n=4096, tile=1024),
         "row_softmax": dict(rows=32, cols=64, per_block=8),
         "layer_norm": dict(rows=32, cols=64, per_block=8),

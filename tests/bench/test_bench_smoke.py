@@ -191,3 +191,16 @@ def test_race_runs_a_sides_setup_outside_its_clock():
     assert set(best) == {"a", "b"}
     assert calls.count("setup a") == calls.count("a") == 2 and calls.count("b") == 2
     assert all(calls[i - 1] == "setup a" for i, c in enumerate(calls) if c == "a")
+
+
+# ----------------------------------------------------------------------------- fake_changes
+
+
+def test_fake_changes_runs_every_variant_and_checks_their_answers(capsys):
+    from bench import fake_changes
+
+    assert fake_changes.main(["--size", "tiny", "--repeats", "1"]) == 0
+    text = capsys.readouterr().out
+    for name in fake_changes.KERNELS:
+        assert any(line.startswith(name + " ") for line in text.splitlines()), name
+    assert "without fusion" in text and "without per-batch plans" in text

@@ -24,7 +24,16 @@ _ABSENT = object()
 class Frame:
     """The values of one batch of lanes; a sub-batch gathers its parent's values lazily."""
 
-    __slots__ = ("vals", "parent", "lanes", "size", "block_ids", "expand")
+    __slots__ = (
+        "vals",
+        "parent",
+        "lanes",
+        "size",
+        "block_ids",
+        "expand",
+        "linear",
+        "progressions",
+    )
 
     def __init__(
         self,
@@ -33,6 +42,7 @@ class Frame:
         size: int,
         block_ids: np.ndarray,
         expand: int = 0,
+        linear: Optional[int] = None,
     ):
         self.vals: dict[int, Any] = {}
         self.parent = parent
@@ -40,6 +50,12 @@ class Frame:
         self.size = size
         self.block_ids = block_ids
         self.expand = expand
+        # the device's number of lane 0's block when the lanes are blocks linear .. linear +
+        # size - 1 in the device's order (x fastest), else None
+        self.linear = linear
+        # value id -> (first, step): values known to be ``first + step * lane`` here (block
+        # ids of a batch within one grid row; tileir.fake.progressions)
+        self.progressions: Optional[dict[int, tuple[int, int]]] = None
 
     @staticmethod
     def sub(parent: "Frame", lanes: np.ndarray) -> "Frame":

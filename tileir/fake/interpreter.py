@@ -9,7 +9,12 @@ valid schedule of the device); ``order=`` runs chosen blocks one at a time in a
 given order instead, so schedules can be compared.  :func:`execute` is the same
 launch returning an :class:`Execution` (outputs, memory, and a fault as data: the
 op whose rule refused, its block and frame) where :func:`interpret` raises.
-Memory lives in a fake flat address space
+Runs of lane-local ops (element-wise arithmetic and math, broadcasts, reductions along
+tile dims) are evaluated a strip of lanes at a time, into cache-sized buffers
+(``fusion``: the same numpy calls, so the same bits, as op by op), and a view load or
+store indexed by the block ids of a batch within one grid row is planned from its first
+and last lanes (``progressions``): the cost of a launch follows its elements, not its
+number of blocks.  Memory lives in a fake flat address space
 (``memory``); ops are evaluated by the rule table ``rules.NUMPY_RULES``, whose
 modules document the numerics (``fake.rules.floats``, ``fake.rules.ints``, ``fake.rules.convert``,
 ``rounding``; the reduction and scan orders in ``fake.rules.misc``).
@@ -27,7 +32,8 @@ Observer protocol (for debuggers; costs nothing when ``observer`` is None, and
 either method may be left out):
 
 * ``observer.after_op(op, results, block_ids)`` after every op, terminators and
-  control ops included (after their regions ran).  ``results`` lists the op's
+  control ops included (after their regions ran); with this hook nothing is fused, so
+  every op's results exist whole.  ``results`` lists the op's
   result values in order: numpy arrays of shape ``(B, *tile_shape)`` for the
   ``B`` blocks now running (``block_ids``, a ``(B, 3)`` int32 array of ``(x, y,
   z)``), or view objects (``views.TensorView`` / ``views.TileView``) for views;
@@ -234,17 +240,28 @@ DEFAULT_CHUNK_BYTES = 1 << 30
 
 
 def _batches(grid: tuple, ordered: Optional[np.ndarray], max_chunk_bytes: int, per_block: int):
-    """``(n, 3)`` int32 block ids, batch after batch: the whole grid in chunks of at most
-    ``max_chunk_bytes`` of values, or the ``ordered`` blocks one at a time."""
+    """``((n, 3) int32 block ids, linear number of the first or None)``, batch after batch:
+    the whole grid in chunks of at most ``max_chunk_bytes`` of values (consecutive blocks in
+    the device's order), or the ``ordered`` blocks one at a time."""
     if ordered is not None:
-        yield from (ordered[i : i + 1] for i in range(len(ordered)))
+        yield from ((ordered[i : i + 1], None) for i in range(len(ordered)))
         return
     gx, gy, gz = grid
     total = gx * gy * gz
     chunk = max(1, int(max_chunk_bytes) // per_block)
     for start in range(0, total, chunk):
-        lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
-        yield np.stack([lin % gx, (lin // gx) % gy, lin // (gx * gy)], axis=1).astype(np.int32)
+        stop = min(total, start + chunk)
+        # x, y and z each contiguous: get_tile_block_id's results are then views, not copies
+        ids = np.empty((3, stop - start), dtype=np.int32).T
+        if gy * gz == 1:  # a row of blocks: no division per block
+            ids[:, 0] = np.arange(start, stop, dtype=np.int32)
+            ids[:, 1:] = 0
+        else:
+            lin = np.arange(start, stop, dtype=np.int64)
+            ids[:, 0] = lin % gx
+            ids[:, 1] = (lin // gx) % gy
+            ids[:, 2] = lin // (gx * gy)
+        yield ids, start
 
 
 def _bind(
@@ -391,8 +408,8 @@ def execute(
     error = None
     with np.errstate(all="ignore"):
         try:
-            for ids in _batches(shape3, ordered, max_chunk_bytes, per_block):
-                frame = Frame(None, None, len(ids), ids)
+            for ids, first in _batches(shape3, ordered, max_chunk_bytes, per_block):
+                frame = Frame(None, None, len(ids), ids, linear=first)
                 for p, v in zip(fn.params, params):
                     frame.vals[p.id] = v
                 machine.run_block(fn.body, frame)

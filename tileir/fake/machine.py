@@ -15,6 +15,7 @@ from tileir.errors import InterpretError, TileIRError
 from tileir.fake.control import run_if, run_loop
 from tileir.fake.fill import Fill
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose
+from tileir.fake.fusion import Group, fused_ops, run_group
 from tileir.fake.limits import DEFAULT_LIMITS, Limits
 from tileir.fake.memory import Memory, Segment
 from tileir.fake.rules import NUMPY_RULES
@@ -178,8 +179,14 @@ class Machine:
         cur, cur_map = frame, None
         scope: list = []
         self._alloca_scopes.append(scope)
+        # runs of lane-local ops go strip by strip (tileir.fake.fusion), unless an observer
+        # watches every op or a combiner (whose values are pairs, not lanes) is running
+        ops = block.ops if self.watch_ops or self.combining else fused_ops(block)
         try:
-            for op in block.ops:
+            for op in ops:
+                if type(op) is Group:
+                    run_group(self, op, cur)
+                    continue
                 name = op.name
                 if name in TERMINATORS:
                     try:

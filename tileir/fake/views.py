@@ -55,6 +55,7 @@ __all__ = [
     "tile_offsets",
     "offset_strides",
     "EXACT_INT64",
+    "plan_affine",
 ]
 
 #: Indices below this bound (in magnitude) are computed exactly in ``int64``: the sum of
@@ -179,10 +180,32 @@ class TilePlan:
         "_base",
         "_strides",
         "_extents",
+        "known_step",
+        "_steps",
     )
 
-    def __init__(self, b, tile, origin, full, offsets, coords, base, strides, extents, exact):
+    def __init__(
+        self,
+        b,
+        tile,
+        origin,
+        full,
+        offsets,
+        coords,
+        base,
+        strides,
+        extents,
+        exact,
+        known_step=None,
+        steps=None,
+    ):
         self.b = b
+        # the step between consecutive lanes' origins when known without looking at them
+        # (plan_affine: every lane full, origins first + step * lane)
+        self.known_step = known_step
+        # plan_affine's (first, step) of each tile dim's view index, from which the
+        # per-lane coordinates are made when asked for (elements())
+        self._steps = steps
         # True when indices are Python ints (object arrays): see the module docstring
         self.exact = exact
         self.tile = tile
@@ -201,6 +224,9 @@ class TilePlan:
         """Element indices ``(n, *tile)`` and in-tensor mask for ``lanes`` (default: all)."""
         r = len(self.tile)
         n = self.b if lanes is None else len(lanes)
+        if self._coords is None:  # plan_affine's: the coordinates from the progressions
+            lane = np.arange(self.b, dtype=np.int64)
+            self._coords = [(f + s * lane) * k for (f, s), k in self._steps]
         idx = _take(self._base, lanes).reshape((-1,) + (1,) * r)
         inb = np.ones((1,) * (r + 1), dtype=bool)
         for k in range(r):
@@ -268,6 +294,8 @@ class TilePlan:
 
     def even_step(self) -> int | None:
         """The common step between consecutive lanes' origins (all lanes full), else None."""
+        if self.known_step is not None:
+            return self.known_step
         o = self.origin
         if o.shape[0] == 1:
             return 0
@@ -417,3 +445,60 @@ def plan_tile(
     base = np.broadcast_to(base_elem, (b,)) if base_elem.shape[0] != b else base_elem
     plan = TilePlan(b, tile, origin, full, offsets, coords, base, strides, extents, exact)
     return plan, bad
+
+
+def plan_affine(
+    view: TileView, steps: list[tuple[int, int]], base_elem: int, b: int
+) -> Optional[TilePlan]:
+    """:func:`plan_tile`'s plan for ``b`` lanes whose view index ``k`` is ``first + step *
+    lane`` (``steps``, step >= 0: block ids within one grid row, ``tileir.fake.progressions``),
+    made with per-batch arithmetic: the first and last lanes bound every other one.  None
+    where that does not give the whole answer (then plan_tile does, and names any
+    violation): a gather-scatter view, a tensor whose base, shape or strides differ per lane
+    or has a negative stride, a lane outside the index space or not wholly inside the
+    tensor, an index that int64 would not hold exactly."""
+    vt = view.type
+    tv = view.tensor
+    if isinstance(vt, GatherScatterViewType) or any(
+        a.shape[0] != 1 for a in (tv.base, *tv.shape, *tv.strides)
+    ):
+        return None
+    tile = tuple(vt.tile_shape)
+    dmap = _dim_map(vt)
+    tile_steps = _steps(vt)
+    strides = [tv.strides[d] for d in dmap]
+    extents = [tv.shape[d] for d in dmap]
+    origin0, delta, bound = base_elem, 0, abs(base_elem)
+    for k, (first, step) in enumerate(steps):
+        stride, extent, along = int(strides[k][0]), int(extents[k][0]), tile_steps[k]
+        last = first + step * (b - 1)
+        if stride < 0 or step < 0 or first < 0 or last >= -(-extent // along):
+            return None
+        if last * along + tile[k] > extent:  # some lane reaches past the tensor: padding
+            return None
+        origin0 += first * along * stride
+        delta += step * along * stride
+        bound += (last * along + tile[k]) * stride
+    if bound >= EXACT_INT64:
+        return None
+    offsets = tile_offsets(tile, tuple(int(s[0]) for s in strides))
+    if delta:
+        origin = np.arange(origin0, origin0 + delta * b, delta, dtype=np.int64)
+    else:
+        origin = np.full(b, origin0, dtype=np.int64)
+    full = np.broadcast_to(np.ones(1, dtype=bool), (b,))
+    base = np.broadcast_to(np.array([base_elem], dtype=np.int64), (b,))
+    return TilePlan(
+        b,
+        tile,
+        origin,
+        full,
+        offsets,
+        None,
+        base,
+        strides,
+        extents,
+        False,
+        known_step=delta if b > 1 else 0,
+        steps=list(zip(steps, tile_steps)),
+    )

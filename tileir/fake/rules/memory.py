@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.limits import power_text
+from tileir.fake.progressions import index_steps
 from tileir.fake.rules import atomics
 from tileir.fake.values import (
     TOKEN_VALUE,
@@ -32,7 +33,7 @@ from tileir.fake.values import (
     widen,
     wrap_int,
 )
-from tileir.fake.views import TensorView, TileView, index_space, plan_tile
+from tileir.fake.views import TensorView, TileView, index_space, plan_affine, plan_tile
 from tileir.formats import numpy_dtype
 from tileir.ir.signatures import attr_of, operand_groups
 
@@ -118,10 +119,24 @@ def _locate_base(ctx, op, tv: TensorView, isz: int):
     return seg, boff // isz, lo, hi
 
 
-def _plan(ctx, op, view: TileView, index_vals, index_ops, b: int):
+def _plan(ctx, op, view: TileView, index_vals, index_ops, b: int, per_batch: bool = False):
     fmt = view.type.tensor_view.element
     isz = numpy_dtype(fmt).itemsize
     seg, base_elem, lo, hi = _locate_base(ctx, op, view.tensor, isz)
+    if per_batch and not ctx.watch_memory and base_elem.shape[0] == 1:
+        # indices that step evenly from lane to lane: plan from the first and last lanes
+        # (a debugger following memory gets every element from the general plan)
+        steps = index_steps(
+            ctx.frame,
+            [o.id for o in index_ops],
+            [
+                v if v.shape[0] != 1 else _as_index(v, o.type.element)
+                for v, o in zip(index_vals, index_ops)
+            ],
+        )
+        plan = plan_affine(view, steps, int(base_elem[0]), b) if steps is not None else None
+        if plan is not None:
+            return seg, plan, lo, hi, fmt
     idx = [_as_index(v, o.type.element) for v, o in zip(index_vals, index_ops)]
     plan, bad = plan_tile(view, idx, base_elem, b)
     if bad:
@@ -137,6 +152,12 @@ def _plan(ctx, op, view: TileView, index_vals, index_ops, b: int):
 def _check_full(ctx, op, seg, plan, lanes, lo, hi):
     """Whole tiles (of ``lanes``, None: all) must lie inside their buffer: the fast path's
     windows reach from each origin up by ``plan.span`` (its strides are non-negative)."""
+    if lanes is None and plan.known_step is not None and lo.shape[0] == hi.shape[0] == 1:
+        # origins first + step * lane, step >= 0, one buffer for all: the ends bound the rest
+        ends = plan.origin[[0, -1]]
+        if not ((ends < lo) | (ends + plan.span >= hi)).any():
+            return
+        lo, hi = widen(lo, plan.b), widen(hi, plan.b)  # name the first lane outside
     if lanes is None:
         o, l_lo, l_hi = plan.origin, lo, hi
     else:
@@ -196,11 +217,11 @@ def _load_view(ctx, op, args):
     view = args[0]
     index_vals = args[1 : 1 + n_idx]
     b = max([batch_of(view)] + [v.shape[0] for v in index_vals])
-    seg, plan, lo, hi, fmt = _plan(ctx, op, view, index_vals, g["index"], b)
+    seg, plan, lo, hi, fmt = _plan(ctx, op, view, index_vals, g["index"], b, per_batch=True)
     dt = numpy_dtype(fmt)
     typed = seg.typed(dt)
     full = plan.full
-    if plan.fast and full.all():
+    if plan.fast and (plan.known_step is not None or full.all()):  # known: every lane full
         _check_full(ctx, op, seg, plan, None, lo, hi)
         # zero-copy views of a buffer not yet written (a write copies it first: below, the
         # segment is marked shared); once written, copies (a view would cost a whole copy
@@ -252,13 +273,13 @@ def _store_view(ctx, op, args):
     value, view = args[0], args[1]
     index_vals = args[2 : 2 + n_idx]
     b = max([value.shape[0], batch_of(view)] + [v.shape[0] for v in index_vals])
-    seg, plan, lo, hi, fmt = _plan(ctx, op, view, index_vals, g["index"], b)
+    seg, plan, lo, hi, fmt = _plan(ctx, op, view, index_vals, g["index"], b, per_batch=True)
     if seg.readonly:
         raise ctx.error(op, f"buffer {seg.key!r} is a constant global: nothing may write it")
     dt = numpy_dtype(fmt)
     vals = widen(to_host(value, fmt), b)
     full = plan.full
-    if plan.fast and full.all():
+    if plan.fast and (plan.known_step is not None or full.all()):  # known: every lane full
         _check_full(ctx, op, seg, plan, None, lo, hi)
         step = plan.even_step()
         size = plan.offsets.size

@@ -27,11 +27,13 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.printf import format_block
+from tileir.fake.progressions import note_block_ids
 from tileir.fake.rules.floats import FOLDS
+from tileir.fake.rules.plain import plain_ufuncs
 from tileir.fake.values import TOKEN_VALUE, from_scalar, widen
 from tileir.ir.signatures import attr_of, operand_groups
 
-__all__ = ["NUMPY_MISC_RULES"]
+__all__ = ["NUMPY_MISC_RULES", "plain_combiner", "plain_tree"]
 
 
 def _token(ctx, op, args):
@@ -44,6 +46,8 @@ def _assume(ctx, op, args):
 
 def _block_id(ctx, op, args):
     ids = ctx.block_ids
+    # within one grid row the ids step evenly: the memory rules then plan per batch
+    note_block_ids(ctx.frame, ctx.grid, [r.id for r in op.results])
     return [np.ascontiguousarray(ids[:, k]) for k in range(3)]
 
 
@@ -118,6 +122,40 @@ def _folded(ctx, op, xs: list, idents) -> list | None:
     return None if out is None else [out]
 
 
+def plain_combiner(op, dtype) -> tuple | None:
+    """``(ufunc, element first)`` when ``op`` is a one-operand ``reduce`` whose combiner is
+    one op whose rule is that plain numpy function (``plain.plain_ufuncs``) of the element
+    and the accumulator, on values of ``dtype``; None otherwise."""
+    block = op.regions[0]
+    if len(op.operands) != 1 or len(block.ops) != 2:
+        return None
+    step, end = block.ops
+    elem, acc = (a.id for a in block.args)
+    if (
+        end.name != "yield"
+        or [v.id for v in end.operands] != [r.id for r in step.results]
+        or len(step.operands) != 2
+        or {v.id for v in step.operands} != {elem, acc}
+    ):
+        return None
+    fns = plain_ufuncs(step, dtype)
+    if fns is None or len(fns) != 1 or fns[0][1] is not None:
+        return None
+    return fns[0][0], step.operands[0].id == elem
+
+
+def plain_tree(fn, elem_first: bool, x: np.ndarray, ident) -> np.ndarray:
+    """The pairwise tree of ``_reduce`` over the last axis of ``x``, its combiner the one
+    ufunc ``fn`` (:func:`plain_combiner`) called directly: the same calls on the same
+    operands, in the same order, as the combiner region makes."""
+    while x.shape[-1] > 1:
+        if x.shape[-1] % 2:
+            x = np.concatenate([x, _identity(ident, x)], axis=-1)
+        acc, elem = x[..., 0::2], x[..., 1::2]
+        x = fn(elem, acc) if elem_first else fn(acc, elem)
+    return x[..., 0]
+
+
 def _reduce(ctx, op, args):
     dim = int(attr_of(op, "dim")) + 1
     idents = attr_of(op, "identities")
@@ -127,6 +165,10 @@ def _reduce(ctx, op, args):
     folded = _folded(ctx, op, xs, idents)
     if folded is not None:
         return folded
+    # an observer sees every combiner step: then the region runs
+    plain = None if ctx.watch_ops else plain_combiner(op, xs[0].dtype)
+    if plain is not None:
+        return [plain_tree(*plain, xs[0], idents[0])]
     block = op.regions[0]
     while xs[0].shape[-1] > 1:
         if xs[0].shape[-1] % 2:
