@@ -19,12 +19,13 @@ from tileir.fake.values import FakeValue, TileGrid, take
 __all__ = ["Frame", "LaneExit", "compose", "all_lanes", "scatter"]
 
 _ABSENT = object()
+_NONE: frozenset = frozenset()
 
 
 class Frame:
     """The values of one batch of lanes; a sub-batch gathers its parent's values lazily."""
 
-    __slots__ = ("vals", "parent", "lanes", "size", "block_ids", "expand")
+    __slots__ = ("vals", "parent", "lanes", "size", "block_ids", "expand", "donated")
 
     def __init__(
         self,
@@ -40,6 +41,9 @@ class Frame:
         self.size = size
         self.block_ids = block_ids
         self.expand = expand
+        # SSA ids whose arrays this frame alone holds and the op that reads them last may
+        # overwrite (a loop's accumulators: tileir.fake.donation); a sub-batch has none
+        self.donated: frozenset = _NONE
 
     @staticmethod
     def sub(parent: "Frame", lanes: np.ndarray) -> "Frame":
@@ -56,6 +60,11 @@ class Frame:
         if type(v) is TileGrid:
             v = self.vals[vid] = v.array()
         return v
+
+    def owns(self, vid: int, value: FakeValue) -> bool:
+        """Whether ``value``, SSA id ``vid``'s value here, is donated to the op reading it:
+        that op may write its result into it (no one else reads it afterwards)."""
+        return vid in self.donated and self.vals.get(vid) is value
 
     def get_lazy(self, vid: int) -> FakeValue:
         """:meth:`get`, but a TileGrid of this frame's comes as it is (for ``mmaf``)."""

@@ -23,9 +23,12 @@ with the same per-tile products.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from tileir.fake.rounding import arith, to_format
+from tileir.fake.rules.products import lane_operands, multiply_add
 from tileir.fake.values import TileGrid, plain, value_dtype
 from tileir.ir.numerics import scalar_value, tf32_round
 from tileir.ir.signatures import attr_of
@@ -238,8 +241,15 @@ def _grid_matmul(a, b, convert) -> np.ndarray:
 
 def _mmaf(ctx, op, args):
     a, b, c = args
+    c = plain(c)  # an accumulator loaded as a TileGrid is added as its plain tiles
     in_fmt = op.operands[0].type.element
     acc_fmt = op.operands[2].type.element
+    wide = np.dtype(np.float64 if in_fmt.name == "f64" else np.float32)
+    if value_dtype(acc_fmt) == wide:  # the sum is the result: add a chunk at a time
+        convert = _same if in_fmt.name == "f64" else (lambda x: _as_f32(x, in_fmt))
+        out = _accumulate(ctx, op, a, b, c, convert)
+        if out is not None:
+            return [out]
     if in_fmt.name == "f64":
         return [_grid_matmul(a, b, lambda x: x) + c]
     prod = _grid_matmul(a, b, lambda x: _as_f32(x, in_fmt))
@@ -249,6 +259,28 @@ def _mmaf(ctx, op, args):
     else:
         prod = prod + c32
     return [prod.astype(value_dtype(acc_fmt), copy=False)]
+
+
+def _same(x):
+    return x
+
+
+def _accumulate(ctx, op, a, b, c: np.ndarray, convert) -> Optional[np.ndarray]:
+    """``a @ b + c`` per lane through :func:`products.multiply_add`, into ``c`` itself when
+    the frame donates it (a loop's accumulator read by nothing else); None where the lanes
+    do not line up (the plain path below answers, or says what is wrong)."""
+    shaped = lane_operands(a, b, c, convert)
+    if shaped is None:
+        return None
+    sa, sb, lanes = shaped
+    into = (
+        c.shape[0] == lanes[0] * lanes[1]
+        and c.flags.c_contiguous
+        and c.flags.writeable
+        and ctx.frame is not None
+        and ctx.frame.owns(op.operands[2].id, c)
+    )
+    return multiply_add(sa, sb, lanes, c, into)
 
 
 def _mmaf_scaled(ctx, op, args):
