@@ -89,12 +89,13 @@ def multiply_add(
         return None
     dest = c if into else np.empty((rows * cols,) + tile, c.dtype)
     d4 = dest.reshape((rows, cols) + tile)
-    c4 = c.reshape(((rows, cols) if c.shape[0] > 1 else (1, 1)) + tile)
+    laned = c.shape[0] > 1  # else one accumulator tile for every lane
+    c4 = c.reshape(((rows, cols) if laned else (1, 1)) + tile)
     row_bytes = lead_p[1] * math.prod(tile) * c.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(row_bytes, 1))
 
     def acc_rows(r0: int, r1: int) -> np.ndarray:
-        return c4[r0:r1] if c4.shape[0] > 1 else c4
+        return c4[r0:r1] if laned else c4
 
     if lead_p[0] == 1:  # the same product for every row: made once
         product = np.matmul(sa, sb)
