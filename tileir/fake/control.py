@@ -24,7 +24,7 @@ import numpy as np
 from tileir.fake.donation import accumulators
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose, scatter
 from tileir.fake.limits import power_text
-from tileir.fake.values import signed, take, unsigned, value_dtype, widen, wrap_int
+from tileir.fake.values import plain, signed, take, unsigned, value_dtype, widen, wrap_int
 from tileir.ir.module import Op
 from tileir.ir.signatures import attr_of
 from tileir.types import TileType
@@ -210,7 +210,7 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
         order = np.argsort(lanes, kind="stable")
         lanes = lanes[order]
         carried = [
-            np.concatenate([widen(c[1][i], len(c[0])) for c in conts])[order]
+            np.concatenate([widen(plain(c[1][i]), len(c[0])) for c in conts])[order]
             for i in range(len(iters))
         ]
         if lanes.size != sub.size:

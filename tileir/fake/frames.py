@@ -14,7 +14,7 @@ from typing import Any, Optional, overload
 
 import numpy as np
 
-from tileir.fake.values import FakeValue, TileGrid, take
+from tileir.fake.values import FakeValue, TileGrid, plain, take
 
 __all__ = ["Frame", "LaneExit", "compose", "all_lanes", "scatter"]
 
@@ -122,6 +122,7 @@ def scatter(size: int, parts: list[tuple[Optional[np.ndarray], Any]], what: str)
     """One value for ``size`` lanes from per-lane-subset parts (lanes None: all)."""
     if len(parts) == 1 and parts[0][0] is None:
         return parts[0][1]
+    parts = [(lanes, plain(v)) for lanes, v in parts]
     first = parts[0][1]
     if not isinstance(first, np.ndarray):
         raise TypeError(f"{what} of a non-tile type cannot differ between blocks")

@@ -23,8 +23,6 @@ with the same per-tile products.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
 from tileir.fake.rounding import arith, to_format
@@ -241,7 +239,6 @@ def _grid_matmul(a, b, convert) -> np.ndarray:
 
 def _mmaf(ctx, op, args):
     a, b, c = args
-    c = plain(c)  # an accumulator loaded as a TileGrid is added as its plain tiles
     in_fmt = op.operands[0].type.element
     acc_fmt = op.operands[2].type.element
     wide = np.dtype(np.float64 if in_fmt.name == "f64" else np.float32)
@@ -250,6 +247,7 @@ def _mmaf(ctx, op, args):
         out = _accumulate(ctx, op, a, b, c, convert)
         if out is not None:
             return [out]
+    c = plain(c)  # an accumulator that is a TileGrid (a load, an mmaf's) as its plain tiles
     if in_fmt.name == "f64":
         return [_grid_matmul(a, b, lambda x: x) + c]
     prod = _grid_matmul(a, b, lambda x: _as_f32(x, in_fmt))
@@ -265,21 +263,28 @@ def _same(x):
     return x
 
 
-def _accumulate(ctx, op, a, b, c: np.ndarray, convert) -> Optional[np.ndarray]:
+def _accumulate(ctx, op, a, b, c, convert):
     """``a @ b + c`` per lane through :func:`products.multiply_add`, into ``c`` itself when
     the frame donates it (a loop's accumulator read by nothing else); None where the lanes
-    do not line up (the plain path below answers, or says what is wrong)."""
+    do not line up (the plain path answers, or says what is wrong)."""
+    donated = ctx.frame is not None and ctx.frame.owns(op.operands[2].id, c)
+    if type(c) is TileGrid and not (donated and c.base is not None):
+        c = c.array()  # only a TileGrid mmaf made (and owns) is written through its view
     shaped = lane_operands(a, b, c, convert)
     if shaped is None:
         return None
     sa, sb, lanes = shaped
-    into = (
-        c.shape[0] == lanes[0] * lanes[1]
-        and c.flags.c_contiguous
-        and c.flags.writeable
-        and ctx.frame is not None
-        and ctx.frame.owns(op.operands[2].id, c)
-    )
+    if type(c) is TileGrid:
+        into = c.view.shape[:2] == lanes and c.view.flags.writeable
+    else:
+        into = (
+            donated
+            and c.shape[0] == lanes[0] * lanes[1]
+            and c.flags.c_contiguous
+            and c.flags.writeable
+        )
+    if type(c) is TileGrid and not into:
+        c = c.array()
     return multiply_add(sa, sb, lanes, c, into)
 
 

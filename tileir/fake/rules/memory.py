@@ -21,6 +21,7 @@ import numpy as np
 
 from tileir.fake.limits import power_text
 from tileir.fake.rules import atomics
+from tileir.fake.rules.products import lays_out
 from tileir.fake.values import (
     TOKEN_VALUE,
     TileGrid,
@@ -256,6 +257,13 @@ def _store_view(ctx, op, args):
     if seg.readonly:
         raise ctx.error(op, f"buffer {seg.key!r} is a constant global: nothing may write it")
     dt = numpy_dtype(fmt)
+    if type(value) is TileGrid:  # an mmaf's result laid out as this buffer: taken whole
+        if plan.fast and plan.full.all() and lays_out(plan, value, seg, dt):
+            _check_full(ctx, op, seg, plan, None, lo, hi)
+            if seg.adopt(value.base, dt):
+                _report(ctx, op, "write", seg, plan, ctx.b)
+                return [TOKEN_VALUE]
+        value = value.array()
     vals = widen(to_host(value, fmt), b)
     full = plan.full
     if plan.fast and full.all():

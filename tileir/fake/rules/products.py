@@ -29,8 +29,9 @@ from typing import Callable, Optional
 import numpy as np
 
 from tileir.fake.values import TileGrid
+from tileir.fake.views import offset_strides
 
-__all__ = ["SCRATCH_BYTES", "lane_operands", "multiply_add"]
+__all__ = ["SCRATCH_BYTES", "lane_operands", "multiply_add", "lays_out"]
 
 #: bytes of product made at once before it is added into the destination
 SCRATCH_BYTES = 1 << 20
@@ -66,14 +67,16 @@ def lane_operands(a, b, c: np.ndarray, convert: Callable) -> Optional[tuple]:
     return shaped[0], shaped[1], (rows, cols)
 
 
-def multiply_add(
-    sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c: np.ndarray, into: bool
-) -> Optional[np.ndarray]:
-    """``matmul(sa, sb) + c`` for every lane, ``(rows * cols, *tile)``, in ``c``'s dtype (the
-    product's too): a fresh array, or ``c`` itself overwritten when ``into``.  None when the
-    product's tile is not ``c``'s (the caller's plain path says what numpy makes of it)."""
+def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into: bool):
+    """``matmul(sa, sb) + c`` for every lane, ``rows * cols`` of them, in ``c``'s dtype (the
+    product's too): ``c`` itself overwritten when ``into`` (an array, or a
+    :class:`~tileir.fake.values.TileGrid` this function made before), else a fresh array,
+    or a fresh TileGrid in the layout of C where the lanes are a grid of A rows and B
+    columns (:func:`_layout`).  None when the product's tile is not ``c``'s (the caller's
+    plain path says what numpy makes of it)."""
     rows, cols = lanes
-    tile = c.shape[1:]
+    grid_c = type(c) is TileGrid
+    tile = tuple(c.view.shape[2:]) if grid_c else c.shape[1:]
     lead_p = (max(sa.shape[0], sb.shape[0]), max(sa.shape[1], sb.shape[1]))
     try:
         shape_p = np.broadcast_shapes(sa.shape[:-2], sb.shape[:-2])
@@ -85,12 +88,22 @@ def multiply_add(
         or shape_p[2:] + (sa.shape[-2], sb.shape[-1]) != tile
         or sa.dtype != c.dtype
         or sb.dtype != c.dtype
+        or (grid_c and not into)
     ):
         return None
-    dest = c if into else np.empty((rows * cols,) + tile, c.dtype)
-    d4 = dest.reshape((rows, cols) + tile)
-    laned = c.shape[0] > 1  # else one accumulator tile for every lane
-    c4 = c.reshape(((rows, cols) if laned else (1, 1)) + tile)
+    laned = grid_c or c.shape[0] > 1  # else one accumulator tile for every lane
+    if into:
+        result = c
+        d4 = c.view if grid_c else c.reshape((rows, cols) + tile)
+    else:
+        made = _layout(sa.shape[:2], sb.shape[:2], lanes, tile, c.dtype)
+        if made is None:
+            result = np.empty((rows * cols,) + tile, c.dtype)
+            d4 = result.reshape((rows, cols) + tile)
+        else:
+            d4, base = made
+            result = TileGrid(d4, base)
+    c4 = c.view if grid_c else c.reshape(((rows, cols) if laned else (1, 1)) + tile)
     row_bytes = lead_p[1] * math.prod(tile) * c.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(row_bytes, 1))
 
@@ -102,9 +115,9 @@ def multiply_add(
         for r0 in range(0, rows, step):
             r1 = min(rows, r0 + step)
             np.add(product, acc_rows(r0, r1), out=d4[r0:r1])
-        return dest
-    # a fresh destination whose rows the product fills is multiplied into directly
-    direct = not into and lead_p[1] == cols
+        return result
+    # a fresh plain destination whose rows the product fills is multiplied into directly
+    direct = not into and type(result) is not TileGrid and lead_p[1] == cols
     scratch = None if direct else np.empty((min(step, rows), lead_p[1]) + tile, c.dtype)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
@@ -113,4 +126,56 @@ def multiply_add(
         part = d4[r0:r1] if scratch is None else scratch[: r1 - r0]
         np.matmul(pa, pb, out=part)
         np.add(part, acc_rows(r0, r1), out=d4[r0:r1])
-    return dest
+    return result
+
+
+def _layout(
+    lead_a: tuple, lead_b: tuple, lanes: tuple[int, int], tile: tuple, dtype: np.dtype
+) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """``(view, base)`` for a product whose A operand varies along one lane axis and B along
+    the other (a matmul's grid: each lane is one A row block times one B column block): the
+    matrix ``base`` of every lane's tile at (its A block, its B block), and the lanes'
+    ``(rows, cols, m, n)`` writable view of it.  A store of the lanes' tiles to those places
+    of a buffer of that shape takes ``base`` as the buffer (``rules.memory``).  None for any
+    other product (rank-3 tiles, repeated lanes)."""
+    rows, cols = lanes
+    if len(tile) != 2 or rows * cols < 2:
+        return None
+    m, n = tile
+    if tuple(lead_a) == (1, cols) and tuple(lead_b) == (rows, 1):  # lane (r, c) at (c, r)
+        base = np.empty((cols * m, rows * n), dtype)
+        view = base.reshape(cols, m, rows, n).transpose(2, 0, 1, 3)
+    elif tuple(lead_a) == (rows, 1) and tuple(lead_b) == (1, cols):  # lane (r, c) at (r, c)
+        base = np.empty((rows * m, cols * n), dtype)
+        view = base.reshape(rows, m, cols, n).transpose(0, 2, 1, 3)
+    else:
+        return None
+    return view, base
+
+
+def lays_out(plan, grid: TileGrid, seg, dtype: np.dtype) -> bool:
+    """Whether a store of ``grid``'s tiles by ``plan`` (every lane whole, the fast path)
+    writes each tile where ``grid.base`` holds it, into a buffer ``seg`` of exactly
+    ``base``'s bytes that nothing has written yet: then ``base`` is the buffer after the
+    store, every element of it (the lanes' tiles cover ``base`` once), and the segment may
+    take it instead of a copy (``memory.Segment.adopt``)."""
+    base = grid.base
+    if base is None or base.dtype != dtype or not base.flags.c_contiguous:
+        return False
+    if not seg.shared or seg.count != 1 or base.nbytes != seg.backing.nbytes:
+        return False
+    view = grid.view
+    rows, cols = view.shape[:2]
+    if plan.b != rows * cols or tuple(plan.tile) != tuple(view.shape[2:]):
+        return False
+    isz = dtype.itemsize
+    if any(s % isz for s in view.strides):
+        return False
+    inner = offset_strides(plan.offsets)
+    for n, want, have in zip(plan.tile, inner, view.strides[2:]):
+        if n > 1 and want != have // isz:
+            return False
+    start = (view.ctypes.data - base.ctypes.data) // isz
+    r = np.arange(rows, dtype=np.int64)[:, None] * (view.strides[0] // isz)
+    c = np.arange(cols, dtype=np.int64)[None, :] * (view.strides[1] // isz)
+    return bool(np.array_equal(plan.origin, (start + r + c).reshape(-1)))
