@@ -92,18 +92,19 @@ def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into
     ):
         return None
     laned = grid_c or c.shape[0] > 1  # else one accumulator tile for every lane
+    c4 = c.view if grid_c else c.reshape(((rows, cols) if laned else (1, 1)) + tile)
+    across = _across(sa.shape[:2], sb.shape[:2], lanes, tile)
+    if across is not None and (grid_c or not into):  # a matmul's grid: C's layout
+        base = c.base if grid_c else np.empty(_layout_shape(across, lanes, tile), c.dtype)
+        if base is not None and _is_layout(c.view if grid_c else None, base, across, lanes):
+            _add_in_layout(sa, sb, c4, base, across, into)
+            return c if into else TileGrid(_layout_view(base, across, lanes, tile), base)
     if into:
         result = c
-        d4 = c.view if grid_c else c.reshape((rows, cols) + tile)
+        d4 = c4
     else:
-        made = _layout(sa.shape[:2], sb.shape[:2], lanes, tile, c.dtype)
-        if made is None:
-            result = np.empty((rows * cols,) + tile, c.dtype)
-            d4 = result.reshape((rows, cols) + tile)
-        else:
-            d4, base = made
-            result = TileGrid(d4, base)
-    c4 = c.view if grid_c else c.reshape(((rows, cols) if laned else (1, 1)) + tile)
+        result = np.empty((rows * cols,) + tile, c.dtype)
+        d4 = result.reshape((rows, cols) + tile)
     row_bytes = lead_p[1] * math.prod(tile) * c.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(row_bytes, 1))
 
@@ -116,8 +117,8 @@ def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into
             r1 = min(rows, r0 + step)
             np.add(product, acc_rows(r0, r1), out=d4[r0:r1])
         return result
-    # a fresh plain destination whose rows the product fills is multiplied into directly
-    direct = not into and type(result) is not TileGrid and lead_p[1] == cols
+    # a fresh destination whose rows the product fills is multiplied into directly
+    direct = not into and lead_p[1] == cols
     scratch = None if direct else np.empty((min(step, rows), lead_p[1]) + tile, c.dtype)
     for r0 in range(0, rows, step):
         r1 = min(rows, r0 + step)
@@ -129,28 +130,71 @@ def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into
     return result
 
 
-def _layout(
-    lead_a: tuple, lead_b: tuple, lanes: tuple[int, int], tile: tuple, dtype: np.dtype
-) -> Optional[tuple[np.ndarray, np.ndarray]]:
-    """``(view, base)`` for a product whose A operand varies along one lane axis and B along
-    the other (a matmul's grid: each lane is one A row block times one B column block): the
-    matrix ``base`` of every lane's tile at (its A block, its B block), and the lanes'
-    ``(rows, cols, m, n)`` writable view of it.  A store of the lanes' tiles to those places
-    of a buffer of that shape takes ``base`` as the buffer (``rules.memory``).  None for any
-    other product (rank-3 tiles, repeated lanes)."""
+def _across(lead_a: tuple, lead_b: tuple, lanes: tuple[int, int], tile: tuple):
+    """Which lane axis A varies along (0 or 1) where A varies along one and B along the
+    other (a matmul's grid: each lane is one A row block times one B column block), with
+    rank-2 tiles; None for any other product (rank-3 tiles, repeated lanes, one lane)."""
     rows, cols = lanes
     if len(tile) != 2 or rows * cols < 2:
         return None
+    if tuple(lead_a) == (rows, 1) and tuple(lead_b) == (1, cols):
+        return 0
+    if tuple(lead_a) == (1, cols) and tuple(lead_b) == (rows, 1):
+        return 1
+    return None
+
+
+def _layout_shape(across: int, lanes: tuple[int, int], tile: tuple) -> tuple[int, int]:
+    """The matrix C of every lane's tile at (its A block, its B block)."""
+    a_blocks, b_blocks = (lanes[0], lanes[1]) if across == 0 else (lanes[1], lanes[0])
+    return a_blocks * tile[0], b_blocks * tile[1]
+
+
+def _layout_view(base: np.ndarray, across: int, lanes: tuple[int, int], tile: tuple):
+    """The lanes' ``(rows, cols, m, n)`` view of the matrix :func:`_layout_shape` (writable:
+    a loop adds the next product into it)."""
+    rows, cols = lanes
     m, n = tile
-    if tuple(lead_a) == (1, cols) and tuple(lead_b) == (rows, 1):  # lane (r, c) at (c, r)
-        base = np.empty((cols * m, rows * n), dtype)
-        view = base.reshape(cols, m, rows, n).transpose(2, 0, 1, 3)
-    elif tuple(lead_a) == (rows, 1) and tuple(lead_b) == (1, cols):  # lane (r, c) at (r, c)
-        base = np.empty((rows * m, cols * n), dtype)
-        view = base.reshape(rows, m, cols, n).transpose(0, 2, 1, 3)
-    else:
-        return None
-    return view, base
+    if across == 0:  # lane (r, c) at block (r, c)
+        return base.reshape(rows, m, cols, n).transpose(0, 2, 1, 3)
+    return base.reshape(cols, m, rows, n).transpose(2, 0, 1, 3)  # lane (r, c) at (c, r)
+
+
+def _is_layout(view: Optional[np.ndarray], base: np.ndarray, across: int, lanes) -> bool:
+    """Whether ``view`` (None: a fresh ``base``) is the lanes' layout view of ``base``."""
+    if view is None:
+        return True
+    tile = tuple(view.shape[2:])
+    if base.shape != _layout_shape(across, lanes, tile) or not base.flags.c_contiguous:
+        return False
+    want = _layout_view(base, across, lanes, tile)
+    return view.strides == want.strides and view.ctypes.data == want.ctypes.data
+
+
+def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: bool) -> None:
+    """``matmul(sa, sb) + c`` into ``base`` laid out as C, a band of A blocks at a time.
+
+    Each band's products are written straight in C's layout (``matmul``'s ``out``: each
+    matrix's rows land one row of C apart), so the add that follows runs over whole rows of
+    C; with ``into``, ``c4`` is the view of ``base`` itself and the band is made in a scratch
+    band first."""
+    if across == 1:  # make A's axis the first: lane (r, c) becomes (c, r)
+        sa, sb, c4 = (x.transpose((1, 0) + tuple(range(2, x.ndim))) for x in (sa, sb, c4))
+    a_blocks, b_blocks = sa.shape[0], sb.shape[1]
+    m, n = sa.shape[-2], sb.shape[-1]
+    band_bytes = m * base.shape[1] * base.dtype.itemsize
+    step = max(1, SCRATCH_BYTES // max(band_bytes, 1))
+    scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
+    for r0 in range(0, a_blocks, step):
+        r1 = min(a_blocks, r0 + step)
+        band = base[r0 * m : r1 * m]
+        part = band if scratch is None else scratch[: (r1 - r0) * m]
+        lanes_view = part.reshape(r1 - r0, m, b_blocks, n).transpose(0, 2, 1, 3)
+        np.matmul(sa[r0:r1], sb, out=lanes_view)
+        if into:
+            np.add(part, band, out=band)  # the product first, as numpy.add(prod, acc)
+        else:
+            np.add(lanes_view, c4[r0:r1] if c4.shape[0] > 1 else c4, out=lanes_view)
 
 
 def lays_out(plan, grid: TileGrid, seg, dtype: np.dtype) -> bool:
