@@ -384,3 +384,20 @@ def test_an_accumulator_loaded_as_a_grid_is_added_as_its_tiles():
         c.reshape(g, t, g, t).transpose(0, 2, 1, 3),
     )
     assert np.array_equal(_bits(got), _bits(want.transpose(0, 2, 1, 3).reshape(-1)))
+
+
+def test_an_accumulator_in_one_layout_takes_products_whose_grid_runs_the_other_way():
+    # trip 0 lays C out with A along the lanes' columns; operands along the rows next
+    rng = np.random.default_rng(11)
+    rows = cols = 3
+    sa = rng.standard_normal((1, cols, 8, 5)).astype(np.float32)
+    sb = rng.standard_normal((rows, 1, 5, 6)).astype(np.float32)
+    zero = np.zeros((1, 8, 6), np.float32)
+    acc = products.multiply_add(sa, sb, (rows, cols), zero, False)
+    assert isinstance(acc, TileGrid) and acc.base is not None
+    first = acc.array()
+    ta, tb = sa.transpose(1, 0, 2, 3), sb.transpose(1, 0, 2, 3)  # now A along the rows
+    got = products.multiply_add(ta, tb, (rows, cols), acc, True)
+    want = np.add(np.matmul(ta, tb).reshape(9, 8, 6), first)
+    assert got is acc
+    assert np.array_equal(_bits(acc.array()), _bits(want))
