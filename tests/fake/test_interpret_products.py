@@ -401,3 +401,14 @@ def test_an_accumulator_in_one_layout_takes_products_whose_grid_runs_the_other_w
     want = np.add(np.matmul(ta, tb).reshape(9, 8, 6), first)
     assert got is acc
     assert np.array_equal(_bits(acc.array()), _bits(want))
+
+
+def test_an_owned_output_receives_the_layout_in_place():
+    m, n, k = 128, 96, 64
+    a, b = _inputs(F32, m, n, k, seed=12)
+    out = np.full(m * n, np.nan, np.float32)
+    module = matmul_module(m, n, k, 32, 32, 32)
+    got = interpret(module, "matmul", [a, b, out], (4, 3), owned=[2])[2]
+    want, _ = _serial(a, b, m, n, k, 32, 32, 32, (4, 3), np.float32)
+    assert got is out
+    assert np.array_equal(_bits(out), _bits(want.reshape(-1)))

@@ -260,9 +260,10 @@ def _store_view(ctx, op, args):
     if type(value) is TileGrid:  # an mmaf's result laid out as this buffer: taken whole
         if plan.fast and plan.full.all() and lays_out(plan, value, seg, dt):
             _check_full(ctx, op, seg, plan, None, lo, hi)
-            if seg.adopt(value.base, dt):
-                _report(ctx, op, "write", seg, plan, ctx.b)
-                return [TOKEN_VALUE]
+            if not seg.adopt(value.base, dt):  # a buffer the kernel owns: one plain copy
+                seg.writable(dt)[...] = value.base.reshape(-1)
+            _report(ctx, op, "write", seg, plan, ctx.b)
+            return [TOKEN_VALUE]
         value = value.array()
     vals = widen(to_host(value, fmt), b)
     full = plan.full

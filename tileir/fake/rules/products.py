@@ -200,13 +200,13 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
 def lays_out(plan, grid: TileGrid, seg, dtype: np.dtype) -> bool:
     """Whether a store of ``grid``'s tiles by ``plan`` (every lane whole, the fast path)
     writes each tile where ``grid.base`` holds it, into a buffer ``seg`` of exactly
-    ``base``'s bytes that nothing has written yet: then ``base`` is the buffer after the
-    store, every element of it (the lanes' tiles cover ``base`` once), and the segment may
-    take it instead of a copy (``memory.Segment.adopt``)."""
+    ``base``'s bytes: then ``base`` is the buffer after the store, every element of it (the
+    lanes' tiles cover ``base`` once), and the segment may take it instead of a copy
+    (``memory.Segment.adopt``), or copy it whole where it owns its buffer."""
     base = grid.base
     if base is None or base.dtype != dtype or not base.flags.c_contiguous:
         return False
-    if not seg.shared or seg.count != 1 or base.nbytes != seg.backing.nbytes:
+    if seg.count != 1 or base.nbytes != seg.backing.nbytes:
         return False
     view = grid.view
     rows, cols = view.shape[:2]
