@@ -268,6 +268,8 @@ def _accumulate(ctx, op, a, b, c, convert):
     the frame donates it (a loop's accumulator read by nothing else); None where the lanes
     do not line up (the plain path answers, or says what is wrong)."""
     donated = ctx.frame is not None and ctx.frame.owns(op.operands[2].id, c)
+    if not donated and type(a) is not TileGrid and type(b) is not TileGrid:
+        return None  # plain lanes into a fresh result: one matmul and one add do it
     if type(c) is TileGrid and not (donated and c.base is not None):
         c = c.array()  # only a TileGrid mmaf made (and owns) is written through its view
     shaped = lane_operands(a, b, c, convert)
