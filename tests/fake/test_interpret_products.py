@@ -176,7 +176,7 @@ def test_a_k_loop_donates_its_accumulator_and_the_mmaf_takes_it(monkeypatch):
     assert calls == [False, True, True, True]  # the first trip's accumulator is the init's
     calls.clear()
     interpret(module, "matmul", [a, b, np.zeros(128 * 128, np.float32)], (4, 4), observer=_Keep())
-    assert calls == [False] * 4  # an observer may keep what it is shown
+    assert True not in calls  # an observer may keep what it is shown: never in place
 
 
 def test_an_observer_keeps_every_trips_accumulator_uncopied():
