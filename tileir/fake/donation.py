@@ -13,13 +13,14 @@ A body argument qualifies when, counting every use in the body and its nested re
   the body (so it runs once per trip, for every lane still iterating);
 * that ``mmaf``'s result has exactly one use: the same position of the ``continue`` that
   closes the body (so next trip's argument is this trip's result, and nothing else, a view
-  or a buffer that adopted the array included, can hold it);
+  or a buffer that adopted the array included, can hold it).
 
 Whether the argument's array may be overwritten at run time is the loop's to say as well
 (``control.run_loop``): only from the second trip on (the first trip's value is the loop's
 init, which others may hold: a constant, a loaded tile), only while the lanes have not
 changed since the trip that made it, and never with an observer of ops (which may keep the
-arrays it is shown).
+arrays it is shown).  (A launch that faults later in the same trip leaves, in its
+``Fault.frame``, the accumulator's new value under the argument's id.)
 """
 
 from __future__ import annotations

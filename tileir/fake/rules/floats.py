@@ -18,7 +18,8 @@ rounded to tf32 first) / fp8 products are exact and are summed in ``f32``, then
 The device's summation order (and for ``f16`` accumulators its intermediate
 precision) is unspecified; numpy's BLAS order is one valid order.  Operands loaded
 as a ``values.TileGrid`` (tiles that repeat along a grid axis) multiply as that grid,
-with the same per-tile products.
+with the same per-tile products; a K loop's accumulator that nothing else reads is added
+into in place, over a matmul's grid in C's own layout (``rules.products``).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 Each lane's result is ``numpy.matmul(a, b) + c`` with the product rounded once to the
 compute format before the add (``rules.floats``: numpy's BLAS order is the summation order).
-This module computes exactly those per-lane products, with the same per-matrix calls as one
-``numpy.matmul`` over every lane would make, and changes only how the lanes are grouped:
+This module computes exactly those per-lane products, each one BLAS call on the same
+operand matrices as one ``numpy.matmul`` over every lane would make, and changes only how
+the lanes are grouped and where their results land:
 
 * operands loaded as a :class:`~tileir.fake.values.TileGrid` (tiles that repeat along a
   grid axis) keep their ``(rows, cols)`` lanes, so each distinct tile is converted once and
@@ -12,13 +13,20 @@ This module computes exactly those per-lane products, with the same per-matrix c
   :data:`SCRATCH_BYTES`, so it stays in cache) and added from there into the destination:
   the interpreter never holds a whole second result beside the accumulator;
 * the destination is a fresh array, or the accumulator ``c`` itself when the caller owns it
-  (a loop's accumulator that nothing else reads again: :mod:`tileir.fake.donation`).
+  (a loop's accumulator that nothing else reads again: :mod:`tileir.fake.donation`);
+* over a matmul's grid (A varying along one lane axis, B along the other) the result is a
+  TileGrid over the matrix C itself (:func:`_layout_view`), each band of products written
+  straight in C's layout; a store that puts the tiles where C has them takes C as the buffer
+  (:func:`lays_out`).
 
-Slicing the lanes never changes a matrix's layout (its pointer, shape and strides are those
-of the whole batch's), so numpy hands BLAS the same calls and every bit of the answer is what
-one ``numpy.matmul`` and one ``numpy.add`` over all lanes give (tested bit for bit in
-tests/fake/test_interpret_products.py).  Grouping the lanes' products into larger BLAS calls
-would not keep that: OpenBLAS takes other kernels for other shapes, with other roundings.
+Slicing the lanes never changes an operand matrix (its pointer, shape and strides are those
+of the whole batch's), so numpy hands BLAS the same products; a product written in C's layout
+differs only in its output's row stride (BLAS writes each element where it is told).  Every
+bit of the answer is what one ``numpy.matmul`` and one ``numpy.add`` over all lanes give:
+tests/fake/test_interpret_products.py checks every lane against a serial 2-D ``matmul`` and
+``add``.  Grouping the lanes' products into larger BLAS calls would not keep that: OpenBLAS
+takes other kernels for other shapes, with other roundings (one GEMM over a whole K trip of
+the 1024^3 bench matmul gives other bits).
 """
 
 from __future__ import annotations
