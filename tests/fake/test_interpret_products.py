@@ -327,7 +327,9 @@ def test_the_store_takes_the_layout_as_the_buffer(monkeypatch):
         peak = tracemalloc.get_traced_memory()[1] - base
     finally:
         tracemalloc.stop()
-    assert peak < 1.3 * out.nbytes  # one accumulator, which became the buffer (no copy)
+    # one accumulator, which became the buffer, and small scratch (1.28x measured); a second
+    # accumulator (a fresh result each trip, or the tiles copied at the store) makes it 2x
+    assert peak < 1.6 * out.nbytes
     want, _ = _serial(a, b, m, n, k, 64, 64, 32, (8, 8), np.float32)
     assert np.array_equal(_bits(out), _bits(want.reshape(-1)))
 
