@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
+from tileir.fake.donation import accumulators
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose, scatter
 from tileir.fake.limits import power_text
-from tileir.fake.values import signed, take, unsigned, value_dtype, widen, wrap_int
+from tileir.fake.values import plain, signed, take, unsigned, value_dtype, widen, wrap_int
 from tileir.ir.module import Op
 from tileir.ir.signatures import attr_of
 from tileir.types import TileType
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from tileir.fake.machine import Machine
 
 __all__ = ["run_if", "run_loop"]
+
+_NO_DONATION: frozenset = frozenset()
 
 
 def _too_many_trips(m: Machine, op: Op, what: str):
@@ -150,6 +153,10 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
     active: Optional[np.ndarray] = None
     sub = cur
     carried = list(inits)
+    # accumulators the body's mmaf may add into in place (tileir.fake.donation): from the
+    # second trip on, while the lanes stay the same, and never under an observer of ops
+    in_place = _NO_DONATION if m.watch_ops else accumulators(op)
+    owned = False  # whether ``carried`` holds arrays the last trip made for this loop alone
     finished: list[tuple[Optional[np.ndarray], list]] = []
     escapes: list[LaneExit] = []
     k = 0
@@ -168,6 +175,7 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
                         break
                     keep = np.nonzero(run)[0]
                     carried = [take(v, keep) for v in carried]
+                    owned = False  # a batch-1 value is shared by the lanes that stopped
                     active = compose(active, keep)
                     sub = Frame.sub(cur, active)  # from the loop's frame: no chain of frames
             lanes = active
@@ -177,11 +185,15 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
             raise _too_many_trips(m, op, f"ran {k} trips without every block breaking")
         for a, v in zip(iters, carried):
             sub.vals[a.id] = v
+        sub.donated = in_place if owned else _NO_DONATION
         exits = m.run_block(body, sub)
+        sub.donated = _NO_DONATION  # (``sub`` may be the frame the loop runs in)
         if len(exits) == 1 and exits[0].kind == "continue" and exits[0].lanes is None:
             carried = exits[0].values
+            owned = True  # the body's mmaf made each accumulator this trip
             k += 1
             continue
+        owned = False
         conts = []
         for e in exits:
             if e.kind == "continue":
@@ -198,7 +210,7 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
         order = np.argsort(lanes, kind="stable")
         lanes = lanes[order]
         carried = [
-            np.concatenate([widen(c[1][i], len(c[0])) for c in conts])[order]
+            np.concatenate([widen(plain(c[1][i]), len(c[0])) for c in conts])[order]
             for i in range(len(iters))
         ]
         if lanes.size != sub.size:

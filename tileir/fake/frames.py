@@ -14,11 +14,12 @@ from typing import Any, Optional, overload
 
 import numpy as np
 
-from tileir.fake.values import FakeValue, TileGrid, take
+from tileir.fake.values import FakeValue, TileGrid, plain, take
 
 __all__ = ["Frame", "LaneExit", "compose", "all_lanes", "scatter"]
 
 _ABSENT = object()
+_NONE: frozenset = frozenset()
 
 
 class Frame:
@@ -33,6 +34,7 @@ class Frame:
         "expand",
         "linear",
         "progressions",
+        "donated",
     )
 
     def __init__(
@@ -56,6 +58,9 @@ class Frame:
         # value id -> (first, step): values known to be ``first + step * lane`` here (block
         # ids of a batch within one grid row; tileir.fake.progressions)
         self.progressions: Optional[dict[int, tuple[int, int]]] = None
+        # SSA ids whose arrays this frame alone holds and the op that reads them last may
+        # overwrite (a loop's accumulators: tileir.fake.donation); a sub-batch has none
+        self.donated: frozenset = _NONE
 
     @staticmethod
     def sub(parent: "Frame", lanes: np.ndarray) -> "Frame":
@@ -72,6 +77,11 @@ class Frame:
         if type(v) is TileGrid:
             v = self.vals[vid] = v.array()
         return v
+
+    def owns(self, vid: int, value: FakeValue) -> bool:
+        """Whether ``value``, SSA id ``vid``'s value here, is donated to the op reading it:
+        that op may write its result into it (no one else reads it afterwards)."""
+        return vid in self.donated and self.vals.get(vid) is value
 
     def get_lazy(self, vid: int) -> FakeValue:
         """:meth:`get`, but a TileGrid of this frame's comes as it is (for ``mmaf``)."""
@@ -129,6 +139,7 @@ def scatter(size: int, parts: list[tuple[Optional[np.ndarray], Any]], what: str)
     """One value for ``size`` lanes from per-lane-subset parts (lanes None: all)."""
     if len(parts) == 1 and parts[0][0] is None:
         return parts[0][1]
+    parts = [(lanes, plain(v)) for lanes, v in parts]
     first = parts[0][1]
     if not isinstance(first, np.ndarray):
         raise TypeError(f"{what} of a non-tile type cannot differ between blocks")

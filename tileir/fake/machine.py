@@ -26,8 +26,9 @@ from tileir.ir.module import Block, Op
 
 __all__ = ["Machine"]
 
-#: rules that take a ``values.TileGrid`` operand as it is (every other rule gets arrays)
-_GRID_AWARE = frozenset({"mmaf"})
+#: rules that take a ``values.TileGrid`` operand as it is (every other rule gets arrays);
+#: a ``continue`` carries one to the next trip as it is, too (a K loop's accumulator)
+_GRID_AWARE = frozenset({"mmaf", "store_view_tko"})
 
 
 class Machine:
@@ -189,8 +190,9 @@ class Machine:
                     continue
                 name = op.name
                 if name in TERMINATORS:
+                    get = cur.get_lazy if name == "continue" else cur.get
                     try:
-                        vals = [cur.get(v.id) for v in op.operands]
+                        vals = [get(v.id) for v in op.operands]
                     except KeyError as e:
                         raise self.error(
                             op, f"operand %{e.args[0]} is used before it is defined"

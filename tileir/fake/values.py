@@ -162,12 +162,18 @@ def widen(v: np.ndarray, b: int) -> np.ndarray:
 class TileGrid:
     """The tiles of ``rows * cols`` lanes (row-major) as a ``(rows, cols, *tile)`` view,
     often with a stride-0 axis (tiles repeated along one grid axis): the batch of tiles
-    without copying them.  :meth:`array` is the plain ``(b, *tile)`` value."""
+    without copying them.  :meth:`array` is the plain ``(b, *tile)`` value.
 
-    __slots__ = ("view",)
+    ``base``, when given, is a fresh array the lanes' tiles cover exactly, each element
+    once, in the layout of a buffer they are meant for (``mmaf``'s result over a grid of
+    A rows and B columns: the matrix C, ``rules.products``): a store that puts every tile
+    where the base has it takes the base as the buffer instead of copying the tiles."""
 
-    def __init__(self, view: np.ndarray):
+    __slots__ = ("view", "base")
+
+    def __init__(self, view: np.ndarray, base: Optional[np.ndarray] = None):
         self.view = view
+        self.base = base
 
     @property
     def batch(self) -> int:

@@ -18,7 +18,8 @@ rounded to tf32 first) / fp8 products are exact and are summed in ``f32``, then
 The device's summation order (and for ``f16`` accumulators its intermediate
 precision) is unspecified; numpy's BLAS order is one valid order.  Operands loaded
 as a ``values.TileGrid`` (tiles that repeat along a grid axis) multiply as that grid,
-with the same per-tile products.
+with the same per-tile products; a K loop's accumulator that nothing else reads is added
+into in place, over a matmul's grid in C's own layout (``rules.products``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.rounding import arith, to_format
+from tileir.fake.rules.products import lane_operands, multiply_add
 from tileir.fake.values import TileGrid, plain, value_dtype
 from tileir.ir.numerics import scalar_value, tf32_round
 from tileir.ir.signatures import attr_of
@@ -240,6 +242,13 @@ def _mmaf(ctx, op, args):
     a, b, c = args
     in_fmt = op.operands[0].type.element
     acc_fmt = op.operands[2].type.element
+    wide = np.dtype(np.float64 if in_fmt.name == "f64" else np.float32)
+    if value_dtype(acc_fmt) == wide:  # the sum is the result: add a chunk at a time
+        convert = _same if in_fmt.name == "f64" else (lambda x: _as_f32(x, in_fmt))
+        out = _accumulate(ctx, op, a, b, c, convert)
+        if out is not None:
+            return [out]
+    c = plain(c)  # an accumulator that is a TileGrid (a load, an mmaf's) as its plain tiles
     if in_fmt.name == "f64":
         return [_grid_matmul(a, b, lambda x: x) + c]
     prod = _grid_matmul(a, b, lambda x: _as_f32(x, in_fmt))
@@ -249,6 +258,37 @@ def _mmaf(ctx, op, args):
     else:
         prod = prod + c32
     return [prod.astype(value_dtype(acc_fmt), copy=False)]
+
+
+def _same(x):
+    return x
+
+
+def _accumulate(ctx, op, a, b, c, convert):
+    """``a @ b + c`` per lane through :func:`products.multiply_add`, into ``c`` itself when
+    the frame donates it (a loop's accumulator read by nothing else); None where the lanes
+    do not line up (the plain path answers, or says what is wrong)."""
+    donated = ctx.frame is not None and ctx.frame.owns(op.operands[2].id, c)
+    if not donated and type(a) is not TileGrid and type(b) is not TileGrid:
+        return None  # plain lanes into a fresh result: one matmul and one add do it
+    if type(c) is TileGrid and not (donated and c.base is not None):
+        c = c.array()  # only a TileGrid mmaf made (and owns) is written through its view
+    shaped = lane_operands(a, b, c, convert)
+    if shaped is None:
+        return None
+    sa, sb, lanes = shaped
+    if type(c) is TileGrid:
+        into = c.view.shape[:2] == lanes and c.view.flags.writeable
+    else:
+        into = (
+            donated
+            and c.shape[0] == lanes[0] * lanes[1]
+            and c.flags.c_contiguous
+            and c.flags.writeable
+        )
+    if type(c) is TileGrid and not into:
+        c = c.array()
+    return multiply_add(sa, sb, lanes, c, into)
 
 
 def _mmaf_scaled(ctx, op, args):

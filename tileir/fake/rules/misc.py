@@ -28,7 +28,8 @@ import numpy as np
 
 from tileir.fake.printf import format_block
 from tileir.fake.progressions import note_block_ids
-from tileir.fake.rules.floats import FOLDS
+from tileir.fake.rules.floats import FOLDS, NUMPY_FLOAT_RULES
+from tileir.fake.rules.ints import NUMPY_INT_RULES
 from tileir.fake.rules.plain import plain_ufuncs
 from tileir.fake.values import TOKEN_VALUE, from_scalar, widen
 from tileir.ir.signatures import attr_of, operand_groups
@@ -156,6 +157,41 @@ def plain_tree(fn, elem_first: bool, x: np.ndarray, ident) -> np.ndarray:
     return x[..., 0]
 
 
+#: element-wise ops whose rule reads nothing but its operands: a combiner that is one of
+#: them (and not a plain float ufunc, which ``plain_tree`` runs without the rule at all: the
+#: integer ones) may be run by calling the rule on each level's pairs (``_direct``), not
+#: through a frame and a block per level; the same rule on the same arrays, so the same bits
+_DIRECT = {
+    name: rules[name]
+    for rules, names in (
+        (NUMPY_FLOAT_RULES, ("addf", "mulf")),
+        (NUMPY_INT_RULES, ("addi", "muli", "maxi", "mini", "andi", "ori", "xori")),
+    )
+    for name in names
+}
+
+
+def _direct(ctx, op):
+    """``(rule, step, picks)`` when the combiner of ``op`` (one operand) is one ``_DIRECT``
+    op of its block arguments that it yields, ``picks`` saying which (0: the element, 1:
+    the accumulator) each operand of the op is; None otherwise, and always under an
+    observer of ops (which sees every combiner step)."""
+    block = op.regions[0]
+    if ctx.watch_ops or len(block.args) != 2 or len(block.ops) != 2:
+        return None
+    step, end = block.ops
+    rule = _DIRECT.get(step.name)
+    if rule is None or end.name != "yield" or len(step.results) != 1:
+        return None
+    if [v.id for v in end.operands] != [step.results[0].id]:
+        return None
+    which = {block.args[0].id: 0, block.args[1].id: 1}
+    picks = [which.get(v.id) for v in step.operands]
+    if None in picks:
+        return None
+    return rule, step, picks
+
+
 def _reduce(ctx, op, args):
     dim = int(attr_of(op, "dim")) + 1
     idents = attr_of(op, "identities")
@@ -170,12 +206,19 @@ def _reduce(ctx, op, args):
     if plain is not None:
         return [plain_tree(*plain, xs[0], idents[0])]
     block = op.regions[0]
+    direct = _direct(ctx, op) if len(xs) == 1 else None
     while xs[0].shape[-1] > 1:
         if xs[0].shape[-1] % 2:
             xs = [np.concatenate([x, _identity(i, x)], axis=-1) for x, i in zip(xs, idents)]
         acc = [x[..., 0::2] for x in xs]
         elem = [x[..., 1::2] for x in xs]
-        xs = ctx.combine(op, block, elem, acc)
+        if direct is None:
+            xs = ctx.combine(op, block, elem, acc)
+        else:  # as ctx.combine would run the one op, less its frame and block
+            rule, step, picks = direct
+            pair = (elem[0], acc[0])
+            (out,) = rule(ctx, step, [pair[p] for p in picks])
+            xs = [np.asarray(out).astype(elem[0].dtype, copy=False)]
     return [x[..., 0] for x in xs]
 
 

@@ -1,0 +1,416 @@
+"""``mmaf`` a few grid rows at a time, into a loop's dead accumulator in place, in C's layout.
+
+* every lane's answer is the serial one, bit for bit: for each block and each trip,
+  ``numpy.add(numpy.matmul(a_tile, b_tile), acc)`` on plain 2-D tiles
+  (``rules.products``, whatever the chunking, the layout or the destination);
+* the loop hands its accumulator to the ``mmaf`` only where nothing else reads it
+  (``fake.donation``): every other shape of loop gives the answers of a run under an
+  observer of ops (which never donates), and an observer that keeps the arrays it is
+  shown, uncopied, still holds every trip's result;
+* a store that puts every tile where C's layout has it takes the layout as the buffer
+  (no copy: the launch's peak memory is about one accumulator), and one that puts them
+  elsewhere writes them there.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from test_interpret import matmul_module
+
+import tileir.fake.rules.floats as floats
+from support.module_builder import FunctionBuilder, ptr, tile
+from tileir.fake import donation
+from tileir.fake.interpreter import interpret
+from tileir.fake.rules import products
+from tileir.fake.values import TileGrid
+from tileir.types import BF16, F16, F32, F64, I1
+
+_BITS = {4: np.uint32, 8: np.uint64}
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a).view(_BITS[a.dtype.itemsize])
+
+
+class _Keep:
+    """An observer of ops that keeps, without copying, every result of the ops it watches."""
+
+    def __init__(self, name: str = "mmaf"):
+        self.name = name
+        self.kept: list[np.ndarray] = []
+
+    def after_op(self, op, results, block_ids):
+        if op.name == self.name:
+            self.kept.append(results[0])
+
+
+def _serial(a, b, m, n, k, tm, tn, tk, grid, wide):
+    """The K loop block by block and trip by trip on plain 2-D tiles (zero padding past
+    K): ``acc = numpy.add(numpy.matmul(a_tile, b_tile), acc)``; also every trip's
+    accumulators, ``(trip, block) -> tile``."""
+    kt = -(-k // tk)
+    ap = np.zeros((m, kt * tk), wide)
+    ap[:, :k] = a.reshape(m, k).astype(wide)
+    bp = np.zeros((kt * tk, n), wide)
+    bp[:k] = b.reshape(k, n).astype(wide)
+    out = np.zeros((m, n), wide)
+    trips = {}
+    for by in range(grid[1]):
+        for bx in range(grid[0]):
+            acc = np.zeros((tm, tn), wide)
+            for kk in range(kt):
+                at = np.ascontiguousarray(ap[bx * tm : (bx + 1) * tm, kk * tk : (kk + 1) * tk])
+                bt = np.ascontiguousarray(bp[kk * tk : (kk + 1) * tk, by * tn : (by + 1) * tn])
+                acc = np.add(np.matmul(at, bt), acc)
+                trips[(kk, bx + grid[0] * by)] = acc
+            out[bx * tm : (bx + 1) * tm, by * tn : (by + 1) * tn] = acc
+    return out, trips
+
+
+def _inputs(fin, m, n, k, seed, nans=False):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(m * k).astype(fin.numpy_dtype)
+    b = rng.standard_normal(k * n).astype(fin.numpy_dtype)
+    if nans:  # NaNs of two payloads: which one an add keeps depends on its operands' order
+        a[rng.choice(a.size, 5, replace=False)] = np.float32(np.nan)
+        b.view(np.uint32)[rng.choice(b.size, 5, replace=False)] = 0x7FC0_1234
+    return a, b
+
+
+# ----------------------------------------------------------------------------- bit for bit
+
+
+@pytest.mark.parametrize(
+    "fin, fout",
+    [(F32, F32), (F16, F32), (BF16, F32), (F64, F64)],
+    ids=["f32", "f16", "bf16", "f64"],
+)
+@pytest.mark.parametrize(
+    "m, n, k, tm, tn, tk",
+    [
+        (128, 96, 128, 32, 32, 32),  # a 4 x 3 grid: C's layout, four trips
+        (32, 128, 96, 32, 32, 32),  # one row of blocks
+        (96, 64, 80, 32, 32, 32),  # K past the last whole tile: zero padding
+        (64, 64, 64, 16, 32, 8),  # tiles that are not square
+    ],
+)
+def test_k_loop_gives_the_serial_products_bit_for_bit(fin, fout, m, n, k, tm, tn, tk):
+    a, b = _inputs(fin, m, n, k, seed=m + n + k)
+    grid = (m // tm, n // tn)
+    module = matmul_module(m, n, k, tm, tn, tk, fin, fout)
+    got = interpret(module, "matmul", [a, b, np.zeros(m * n, fout.numpy_dtype)], grid)[2]
+    want, _ = _serial(a, b, m, n, k, tm, tn, tk, grid, fout.numpy_dtype)
+    assert np.array_equal(_bits(got), _bits(want.reshape(-1)))
+
+
+def test_nan_payloads_follow_the_product_then_the_accumulator():
+    m, n, k = 64, 96, 128
+    a, b = _inputs(F32, m, n, k, seed=5, nans=True)
+    module = matmul_module(m, n, k, 32, 32, 32)
+    got = interpret(module, "matmul", [a, b, np.zeros(m * n, np.float32)], (2, 3))[2]
+    want, _ = _serial(a, b, m, n, k, 32, 32, 32, (2, 3), np.float32)
+    assert np.isnan(got).any()
+    assert np.array_equal(_bits(got), _bits(want.reshape(-1)))
+
+
+def test_small_scratch_chunks_change_no_bit(monkeypatch):
+    m, n, k = 128, 128, 96
+    a, b = _inputs(F32, m, n, k, seed=9)
+    args = [a, b, np.zeros(m * n, np.float32)]
+    module = matmul_module(m, n, k, 32, 32, 32)
+    whole = interpret(module, "matmul", args, (4, 4))[2]
+    monkeypatch.setattr(products, "SCRATCH_BYTES", 1)  # one band or grid row at a time
+    banded = interpret(module, "matmul", args, (4, 4))[2]
+    assert np.array_equal(_bits(whole), _bits(banded))
+
+
+_LEADS = [
+    ((3, 1), (1, 4), (3, 4), True),  # A along rows, B along columns: C's layout
+    ((1, 4), (3, 1), (3, 4), True),  # the other way round
+    ((3, 4), (1, 4), (3, 4), True),  # A differs in every lane
+    ((1, 1), (3, 4), (3, 4), False),  # A the same everywhere, one accumulator tile
+    ((1, 1), (1, 1), (3, 4), True),  # the same product for every lane
+    ((6, 1), (1, 1), (6, 1), True),  # a plain batch
+]
+
+
+@pytest.mark.parametrize(
+    "lead_a, lead_b, lanes, laned_c, into",
+    [lead + (False,) for lead in _LEADS] + [lead + (True,) for lead in _LEADS if lead[3]],
+)
+def test_multiply_add_is_matmul_then_add(monkeypatch, lead_a, lead_b, lanes, laned_c, into):
+    monkeypatch.setattr(products, "SCRATCH_BYTES", 2048)  # several chunks
+    rng = np.random.default_rng(1)
+    sa = rng.standard_normal(lead_a + (8, 5)).astype(np.float32)
+    sb = rng.standard_normal(lead_b + (5, 6)).astype(np.float32)
+    count = lanes[0] * lanes[1]
+    c = rng.standard_normal((count if laned_c else 1, 8, 6)).astype(np.float32)
+    want = np.add(np.broadcast_to(np.matmul(sa, sb), lanes + (8, 6)).reshape(count, 8, 6), c)
+    acc = c.copy()
+    got = products.multiply_add(sa, sb, lanes, acc, into)
+    plain = got.array() if isinstance(got, TileGrid) else got
+    assert np.array_equal(_bits(plain), _bits(want))
+    assert (got is acc) == into  # in place exactly when asked
+
+
+# ----------------------------------------------------------------------------- donation
+
+
+def _loop_op(module):
+    return next(op for op in module.functions[0].body.ops if op.name == "for")
+
+
+def test_a_k_loop_donates_its_accumulator_and_the_mmaf_takes_it(monkeypatch):
+    module = matmul_module(128, 128, 128, 32, 32, 32)
+    loop = _loop_op(module)
+    acc_arg = loop.regions[0].args[1]
+    assert donation.accumulators(loop) == {acc_arg.id}
+    calls = []
+    real = floats.multiply_add
+    monkeypatch.setattr(floats, "multiply_add", lambda *a: calls.append(a[-1]) or real(*a))
+    a, b = _inputs(F32, 128, 128, 128, seed=2)
+    interpret(module, "matmul", [a, b, np.zeros(128 * 128, np.float32)], (4, 4))
+    assert calls == [False, True, True, True]  # the first trip's accumulator is the init's
+    calls.clear()
+    interpret(module, "matmul", [a, b, np.zeros(128 * 128, np.float32)], (4, 4), observer=_Keep())
+    assert True not in calls  # an observer may keep what it is shown: never in place
+
+
+def test_an_observer_keeps_every_trips_accumulator_uncopied():
+    m = n = k = 96
+    a, b = _inputs(F32, m, n, k, seed=3)
+    watch = _Keep()
+    module = matmul_module(m, n, k, 32, 32, 32)
+    interpret(module, "matmul", [a, b, np.zeros(m * n, np.float32)], (3, 3), observer=watch)
+    _, trips = _serial(a, b, m, n, k, 32, 32, 32, (3, 3), np.float32)
+    assert len(watch.kept) == 3
+    for trip, seen in enumerate(watch.kept):  # read after the launch: nothing overwrote them
+        for lane in range(9):
+            assert np.array_equal(_bits(seen[lane]), _bits(trips[(trip, lane)]))
+
+
+def _k_loop(body, extra_inits=(), trips=4, t=16, grid=(2, 2)):
+    """A K loop over ``trips`` tiles of ``t``: ``body(fb, a, b, acc, *extra)`` returns the
+    values to continue with (the accumulator first); the kernel stores the loop's result
+    number ``store`` (set on the function) and returns the module."""
+    gx, gy = grid
+    m, n, k = gx * t, gy * t, trips * t
+    fb = FunctionBuilder("kloop", [ptr(F32), ptr(F32), ptr(F32)])
+    tok = fb.make_token()
+    bx, by, _ = fb.block_id()
+    pa = fb.partition(fb.tensor_view(fb.params[0], (m, k), (k, 1)), (t, t))
+    pb = fb.partition(fb.tensor_view(fb.params[1], (k, n), (n, 1)), (t, t))
+    pc = fb.partition(fb.tensor_view(fb.params[2], (m, n), (n, 1)), (t, t))
+    zero = fb.const(0.0, tile((t, t), F32))
+    inits = [zero] + [fb.const(v, tile((t, t), F32)) for v in extra_inits]
+
+    def step(kk, acc, *extra):
+        a, _ = fb.load_view(pa, [bx, kk], tok)
+        b, _ = fb.load_view(pb, [kk, by], tok)
+        return body(fb, a, b, acc, *extra)
+
+    results = fb.for_loop(fb.c32(0), fb.c32(trips), fb.c32(1), inits, step)
+    fb.store_view(results[-1], pc, [bx, by], tok)
+    fb.ret()
+    return fb.module(), (m, n, k)
+
+
+def _mma(fb, a, b, acc):
+    return fb.op1("mmaf", (a, b, acc), acc.type)
+
+
+def _read_after(fb, a, b, acc, last):
+    r = _mma(fb, a, b, acc)
+    return [r, fb.binop("addf", acc, acc)]  # reads the old accumulator after the mmaf
+
+
+def _carried_twice(fb, a, b, acc, keep, snap):
+    r = _mma(fb, a, b, acc)
+    return [r, r, fb.unop("negf", keep)]  # ``keep`` is last trip's ``r``: read after the mmaf
+
+
+def _in_an_if(fb, a, b, acc, flag):
+    yes = fb.const(True, tile((), I1))
+    (r,) = fb.if_(
+        yes,
+        lambda: fb.op("yield", (_mma(fb, a, b, acc),), ()),
+        lambda: fb.op("yield", (acc,), ()),
+        result_types=(acc.type,),
+    )
+    return [r, fb.binop("addf", flag, r)]
+
+
+@pytest.mark.parametrize(
+    "body, extra",
+    [(_read_after, (0.0,)), (_carried_twice, (0.0, 0.0)), (_in_an_if, (0.0,))],
+    ids=["read after the mmaf", "carried twice", "mmaf in an if"],
+)
+def test_no_donation_where_another_op_could_read_the_accumulator(body, extra):
+    module, (m, n, k) = _k_loop(body, extra)
+    assert donation.accumulators(_loop_op(module)) == frozenset()
+    a, b = _inputs(F32, m, n, k, seed=4)
+    args = [a, b, np.zeros(m * n, np.float32)]
+    got = interpret(module, "kloop", args, (2, 2))[2]
+    want = interpret(module, "kloop", args, (2, 2), observer=_Keep())[2]
+    assert np.array_equal(_bits(got), _bits(want))
+    assert np.abs(got).max() > 0
+
+
+def test_donation_is_refused_for_the_ways_an_accumulator_escapes():
+    assert donation.accumulators(_loop_op(_k_loop(lambda fb, a, b, acc: [_mma(fb, a, b, acc)])[0]))
+
+    # the result goes somewhere besides the continue: a store inside the loop adopts it
+    def stored(fb, a, b, acc):
+        r = _mma(fb, a, b, acc)
+        fb.store_view(
+            r,
+            fb.partition(fb.tensor_view(fb.params[2], (32, 32), (32, 1)), (16, 16)),
+            [fb.c32(0), fb.c32(0)],
+            None,
+        )
+        return [r]
+
+    assert donation.accumulators(_loop_op(_k_loop(stored)[0])) == frozenset()
+
+
+def test_blocks_that_stop_at_different_trips_keep_their_own_sums():
+    # every block multiplies the same tiles (a batch-1 accumulator) but runs bx + 1 trips:
+    # lanes leave the loop while others go on, so the shared array must not be overwritten
+    t, gx = 16, 4
+    fb = FunctionBuilder("ragged", [ptr(F32), ptr(F32), ptr(F32)])
+    tok = fb.make_token()
+    bx, _, _ = fb.block_id()
+    pa = fb.partition(fb.tensor_view(fb.params[0], (t, t), (t, 1)), (t, t))
+    pb = fb.partition(fb.tensor_view(fb.params[1], (t, t), (t, 1)), (t, t))
+    pc = fb.partition(fb.tensor_view(fb.params[2], (gx * t, t), (t, 1)), (t, t))
+    zero = fb.c32(0)
+    a_t, _ = fb.load_view(pa, [zero, zero], tok)
+    b_t, _ = fb.load_view(pb, [zero, zero], tok)
+    ub = fb.binop("addi", bx, fb.c32(1))
+
+    def step(kk, acc):
+        return [fb.op1("mmaf", (a_t, b_t, acc), acc.type)]
+
+    (acc,) = fb.for_loop(zero, ub, fb.c32(1), [fb.const(0.0, tile((t, t), F32))], step)
+    fb.store_view(acc, pc, [bx, zero], tok)
+    fb.ret()
+    module = fb.module()
+    assert donation.accumulators(_loop_op(module))
+    a, b = _inputs(F32, t, t, t, seed=6)
+    got = interpret(module, "ragged", [a, b, np.zeros(gx * t * t, np.float32)], (gx,))[2]
+    p = np.matmul(a.reshape(t, t), b.reshape(t, t))
+    acc, want = np.zeros((t, t), np.float32), []
+    for _ in range(gx):
+        acc = np.add(p, acc)
+        want.append(acc)
+    assert np.array_equal(_bits(got), _bits(np.concatenate(want).reshape(-1)))
+
+
+# ----------------------------------------------------------------------------- C's layout
+
+
+def test_the_store_takes_the_layout_as_the_buffer(monkeypatch):
+    monkeypatch.setattr(products, "SCRATCH_BYTES", 1 << 14)
+    m, n, k = 512, 512, 128
+    a, b = _inputs(F32, m, n, k, seed=7)
+    module = matmul_module(m, n, k, 64, 64, 32)
+    args = [a, b, np.zeros(m * n, np.float32)]
+    interpret(module, "matmul", args, (8, 8))  # warm: recording and checks out of the way
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        out = interpret(module, "matmul", args, (8, 8))[2]
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    # one accumulator, which became the buffer, and small scratch (1.28x measured); a second
+    # accumulator (a fresh result each trip, or the tiles copied at the store) makes it 2x
+    assert peak < 1.6 * out.nbytes
+    want, _ = _serial(a, b, m, n, k, 64, 64, 32, (8, 8), np.float32)
+    assert np.array_equal(_bits(out), _bits(want.reshape(-1)))
+
+
+def test_tiles_stored_elsewhere_than_the_layout_are_written_where_they_go():
+    t, g, trips = 16, 3, 2
+    fb = FunctionBuilder("swap", [ptr(F32), ptr(F32), ptr(F32)])
+    tok = fb.make_token()
+    bx, by, _ = fb.block_id()
+    pa = fb.partition(fb.tensor_view(fb.params[0], (g * t, trips * t), (trips * t, 1)), (t, t))
+    pb = fb.partition(fb.tensor_view(fb.params[1], (trips * t, g * t), (g * t, 1)), (t, t))
+    pc = fb.partition(fb.tensor_view(fb.params[2], (g * t, g * t), (g * t, 1)), (t, t))
+
+    def step(kk, acc):
+        a, _ = fb.load_view(pa, [bx, kk], tok)
+        b, _ = fb.load_view(pb, [kk, by], tok)
+        return [fb.op1("mmaf", (a, b, acc), acc.type)]
+
+    (acc,) = fb.for_loop(
+        fb.c32(0), fb.c32(trips), fb.c32(1), [fb.const(0.0, tile((t, t), F32))], step
+    )
+    fb.store_view(acc, pc, [by, bx], tok)  # block (x, y)'s tile at (y, x): C transposed by blocks
+    fb.ret()
+    a, b = _inputs(F32, g * t, g * t, trips * t, seed=8)
+    got = interpret(fb.module(), "swap", [a, b, np.zeros((g * t) ** 2, np.float32)], (g, g))[2]
+    c, _ = _serial(a, b, g * t, g * t, trips * t, t, t, t, (g, g), np.float32)
+    want = c.reshape(g, t, g, t).transpose(2, 1, 0, 3).reshape(g * t, g * t)
+    assert np.array_equal(_bits(got), _bits(want.reshape(-1)))
+
+
+def test_an_accumulator_loaded_as_a_grid_is_added_as_its_tiles():
+    # C's tiles follow both grid axes, so the load of the accumulator is a TileGrid too
+    t, g = 16, 3
+    fb = FunctionBuilder("gemm", [ptr(F32), ptr(F32), ptr(F32), ptr(F32)])
+    tok = fb.make_token()
+    bx, by, _ = fb.block_id()
+    pa = fb.partition(fb.tensor_view(fb.params[0], (g * t, t), (t, 1)), (t, t))
+    pb = fb.partition(fb.tensor_view(fb.params[1], (t, g * t), (g * t, 1)), (t, t))
+    pc = fb.partition(fb.tensor_view(fb.params[2], (g * t, g * t), (g * t, 1)), (t, t))
+    po = fb.partition(fb.tensor_view(fb.params[3], (g * t, g * t), (g * t, 1)), (t, t))
+    zero = fb.c32(0)
+    a_t, _ = fb.load_view(pa, [bx, zero], tok)
+    b_t, _ = fb.load_view(pb, [zero, by], tok)
+    c_t, _ = fb.load_view(pc, [bx, by], tok)
+    fb.store_view(fb.op1("mmaf", (a_t, b_t, c_t), c_t.type), po, [bx, by], tok)
+    fb.ret()
+    rng = np.random.default_rng(10)
+    a, b, c = (
+        rng.standard_normal(s).astype(np.float32) for s in (g * t * t, g * t * t, (g * t) ** 2)
+    )
+    got = interpret(fb.module(), "gemm", [a, b, c, np.zeros_like(c)], (g, g))[3]
+    want = np.add(
+        np.matmul(a.reshape(g, 1, t, t), b.reshape(t, g, t).transpose(1, 0, 2)[None]),
+        c.reshape(g, t, g, t).transpose(0, 2, 1, 3),
+    )
+    assert np.array_equal(_bits(got), _bits(want.transpose(0, 2, 1, 3).reshape(-1)))
+
+
+def test_an_accumulator_in_one_layout_takes_products_whose_grid_runs_the_other_way():
+    # trip 0 lays C out with A along the lanes' columns; operands along the rows next
+    rng = np.random.default_rng(11)
+    rows = cols = 3
+    sa = rng.standard_normal((1, cols, 8, 5)).astype(np.float32)
+    sb = rng.standard_normal((rows, 1, 5, 6)).astype(np.float32)
+    zero = np.zeros((1, 8, 6), np.float32)
+    acc = products.multiply_add(sa, sb, (rows, cols), zero, False)
+    assert isinstance(acc, TileGrid) and acc.base is not None
+    first = acc.array()
+    ta, tb = sa.transpose(1, 0, 2, 3), sb.transpose(1, 0, 2, 3)  # now A along the rows
+    got = products.multiply_add(ta, tb, (rows, cols), acc, True)
+    want = np.add(np.matmul(ta, tb).reshape(9, 8, 6), first)
+    assert got is acc
+    assert np.array_equal(_bits(acc.array()), _bits(want))
+
+
+def test_an_owned_output_receives_the_layout_in_place():
+    m, n, k = 128, 96, 64
+    a, b = _inputs(F32, m, n, k, seed=12)
+    out = np.full(m * n, np.nan, np.float32)
+    module = matmul_module(m, n, k, 32, 32, 32)
+    got = interpret(module, "matmul", [a, b, out], (4, 3), owned=[2])[2]
+    want, _ = _serial(a, b, m, n, k, 32, 32, 32, (4, 3), np.float32)
+    assert got is out
+    assert np.array_equal(_bits(out), _bits(want.reshape(-1)))

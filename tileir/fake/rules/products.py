@@ -1,0 +1,233 @@
+"""``mmaf``'s products, lane by lane, accumulated into a destination a chunk at a time.
+
+Each lane's result is ``numpy.matmul(a, b) + c`` with the product rounded once to the
+compute format before the add (``rules.floats``: numpy's BLAS order is the summation order).
+This module computes exactly those per-lane products, each one BLAS call on the same
+operand matrices as one ``numpy.matmul`` over every lane would make, and changes only how
+the lanes are grouped and where their results land:
+
+* operands loaded as a :class:`~tileir.fake.values.TileGrid` (tiles that repeat along a
+  grid axis) keep their ``(rows, cols)`` lanes, so each distinct tile is converted once and
+  numpy broadcasts it (plain batches take the form ``(lanes, 1)``);
+* the product is made a few grid rows at a time into a small scratch buffer (about
+  :data:`SCRATCH_BYTES`, so it stays in cache) and added from there into the destination:
+  the interpreter never holds a whole second result beside the accumulator;
+* the destination is a fresh array, or the accumulator ``c`` itself when the caller owns it
+  (a loop's accumulator that nothing else reads again: :mod:`tileir.fake.donation`);
+* over a matmul's grid (A varying along one lane axis, B along the other) the result is a
+  TileGrid over the matrix C itself (:func:`_layout_view`), each band of products written
+  straight in C's layout; a store that puts the tiles where C has them takes C as the buffer
+  (:func:`lays_out`).
+
+Slicing the lanes never changes an operand matrix (its pointer, shape and strides are those
+of the whole batch's), so numpy hands BLAS the same products; a product written in C's layout
+differs only in its output's row stride (BLAS writes each element where it is told).  Every
+bit of the answer is what one ``numpy.matmul`` and one ``numpy.add`` over all lanes give:
+tests/fake/test_interpret_products.py checks every lane against a serial 2-D ``matmul`` and
+``add``.  Grouping the lanes' products into larger BLAS calls would not keep that: OpenBLAS
+takes other kernels for other shapes, with other roundings (one GEMM over a whole K trip of
+the 1024^3 bench matmul gives other bits).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional
+
+import numpy as np
+
+from tileir.fake.values import TileGrid
+from tileir.fake.views import offset_strides
+
+__all__ = ["SCRATCH_BYTES", "lane_operands", "multiply_add", "lays_out"]
+
+#: bytes of product made at once before it is added into the destination
+SCRATCH_BYTES = 1 << 20
+
+
+def lane_operands(a, b, c: np.ndarray, convert: Callable) -> Optional[tuple]:
+    """``(sa, sb, (rows, cols))``: the converted operands with two leading lane axes, each of
+    length 1 where the operand is the same along it, for ``rows * cols`` lanes in row-major
+    order; None where the operands' lanes do not line up (the caller multiplies plainly)."""
+    grids = [v for v in (a, b) if type(v) is TileGrid]
+    if not grids:
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            return None
+        ca, cb = convert(a), convert(b)
+        lanes = max(ca.shape[0], cb.shape[0], c.shape[0])
+        if any(n not in (1, lanes) for n in (ca.shape[0], cb.shape[0], c.shape[0])):
+            return None
+        return ca[:, None], cb[:, None], (lanes, 1)
+    rows, cols = grids[0].view.shape[:2]
+    if c.shape[0] not in (1, rows * cols):
+        return None
+    shaped = []
+    for v in (a, b):
+        if type(v) is TileGrid and v.view.shape[:2] == (rows, cols):
+            # contiguous: BLAS is faster on the few distinct tiles than on windows of
+            # the whole buffer
+            shaped.append(np.ascontiguousarray(convert(v.compact())))
+        elif type(v) is np.ndarray and v.shape[0] in (1, rows * cols):
+            lead = (rows, cols) if v.shape[0] > 1 else (1, 1)
+            shaped.append(convert(v).reshape(lead + v.shape[1:]))
+        else:
+            return None
+    return shaped[0], shaped[1], (rows, cols)
+
+
+def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into: bool):
+    """``matmul(sa, sb) + c`` for every lane, ``rows * cols`` of them, in ``c``'s dtype (the
+    product's too): ``c`` itself overwritten when ``into`` (an array, or a
+    :class:`~tileir.fake.values.TileGrid` this function made before), else a fresh array,
+    or a fresh TileGrid in the layout of C where the lanes are a grid of A rows and B
+    columns (:func:`_layout`).  None when the product's tile is not ``c``'s (the caller's
+    plain path says what numpy makes of it)."""
+    rows, cols = lanes
+    grid_c = type(c) is TileGrid
+    tile = tuple(c.view.shape[2:]) if grid_c else c.shape[1:]
+    lead_p = (max(sa.shape[0], sb.shape[0]), max(sa.shape[1], sb.shape[1]))
+    try:
+        shape_p = np.broadcast_shapes(sa.shape[:-2], sb.shape[:-2])
+    except ValueError:
+        return None
+    if (
+        sa.ndim < 4
+        or sa.shape[-1] != sb.shape[-2]
+        or shape_p[2:] + (sa.shape[-2], sb.shape[-1]) != tile
+        or sa.dtype != c.dtype
+        or sb.dtype != c.dtype
+        or (grid_c and not into)
+    ):
+        return None
+    laned = grid_c or c.shape[0] > 1  # else one accumulator tile for every lane
+    c4 = c.view if grid_c else c.reshape(((rows, cols) if laned else (1, 1)) + tile)
+    across = _across(sa.shape[:2], sb.shape[:2], lanes, tile)
+    if across is not None and (grid_c or not into):  # a matmul's grid: C's layout
+        base = c.base if grid_c else np.empty(_layout_shape(across, lanes, tile), c.dtype)
+        if base is not None and _is_layout(c.view if grid_c else None, base, across, lanes):
+            _add_in_layout(sa, sb, c4, base, across, into)
+            return c if into else TileGrid(_layout_view(base, across, lanes, tile), base)
+    if into:
+        result = c
+        d4 = c4
+    else:
+        result = np.empty((rows * cols,) + tile, c.dtype)
+        d4 = result.reshape((rows, cols) + tile)
+    row_bytes = lead_p[1] * math.prod(tile) * c.dtype.itemsize
+    step = max(1, SCRATCH_BYTES // max(row_bytes, 1))
+
+    def acc_rows(r0: int, r1: int) -> np.ndarray:
+        return c4[r0:r1] if laned else c4
+
+    if lead_p[0] == 1:  # the same product for every row: made once
+        product = np.matmul(sa, sb)
+        for r0 in range(0, rows, step):
+            r1 = min(rows, r0 + step)
+            np.add(product, acc_rows(r0, r1), out=d4[r0:r1])
+        return result
+    # a fresh destination whose rows the product fills is multiplied into directly
+    direct = not into and lead_p[1] == cols
+    scratch = None if direct else np.empty((min(step, rows), lead_p[1]) + tile, c.dtype)
+    for r0 in range(0, rows, step):
+        r1 = min(rows, r0 + step)
+        pa = sa[r0:r1] if sa.shape[0] > 1 else sa
+        pb = sb[r0:r1] if sb.shape[0] > 1 else sb
+        part = d4[r0:r1] if scratch is None else scratch[: r1 - r0]
+        np.matmul(pa, pb, out=part)
+        np.add(part, acc_rows(r0, r1), out=d4[r0:r1])
+    return result
+
+
+def _across(lead_a: tuple, lead_b: tuple, lanes: tuple[int, int], tile: tuple):
+    """Which lane axis A varies along (0 or 1) where A varies along one and B along the
+    other (a matmul's grid: each lane is one A row block times one B column block), with
+    rank-2 tiles; None for any other product (rank-3 tiles, repeated lanes, one lane)."""
+    rows, cols = lanes
+    if len(tile) != 2 or rows * cols < 2:
+        return None
+    if tuple(lead_a) == (rows, 1) and tuple(lead_b) == (1, cols):
+        return 0
+    if tuple(lead_a) == (1, cols) and tuple(lead_b) == (rows, 1):
+        return 1
+    return None
+
+
+def _layout_shape(across: int, lanes: tuple[int, int], tile: tuple) -> tuple[int, int]:
+    """The matrix C of every lane's tile at (its A block, its B block)."""
+    a_blocks, b_blocks = (lanes[0], lanes[1]) if across == 0 else (lanes[1], lanes[0])
+    return a_blocks * tile[0], b_blocks * tile[1]
+
+
+def _layout_view(base: np.ndarray, across: int, lanes: tuple[int, int], tile: tuple):
+    """The lanes' ``(rows, cols, m, n)`` view of the matrix :func:`_layout_shape` (writable:
+    a loop adds the next product into it)."""
+    rows, cols = lanes
+    m, n = tile
+    if across == 0:  # lane (r, c) at block (r, c)
+        return base.reshape(rows, m, cols, n).transpose(0, 2, 1, 3)
+    return base.reshape(cols, m, rows, n).transpose(2, 0, 1, 3)  # lane (r, c) at (c, r)
+
+
+def _is_layout(view: Optional[np.ndarray], base: np.ndarray, across: int, lanes) -> bool:
+    """Whether ``view`` (None: a fresh ``base``) is the lanes' layout view of ``base``."""
+    if view is None:
+        return True
+    tile = tuple(view.shape[2:])
+    if base.shape != _layout_shape(across, lanes, tile) or not base.flags.c_contiguous:
+        return False
+    want = _layout_view(base, across, lanes, tile)
+    return view.strides == want.strides and view.ctypes.data == want.ctypes.data
+
+
+def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: bool) -> None:
+    """``matmul(sa, sb) + c`` into ``base`` laid out as C, a band of A blocks at a time.
+
+    Each band's products are written straight in C's layout (``matmul``'s ``out``: each
+    matrix's rows land one row of C apart), so the add that follows runs over whole rows of
+    C; with ``into``, ``c4`` is the view of ``base`` itself and the band is made in a scratch
+    band first."""
+    if across == 1:  # make A's axis the first: lane (r, c) becomes (c, r)
+        sa, sb, c4 = (x.transpose((1, 0) + tuple(range(2, x.ndim))) for x in (sa, sb, c4))
+    a_blocks, b_blocks = sa.shape[0], sb.shape[1]
+    m, n = sa.shape[-2], sb.shape[-1]
+    band_bytes = m * base.shape[1] * base.dtype.itemsize
+    step = max(1, SCRATCH_BYTES // max(band_bytes, 1))
+    scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
+    for r0 in range(0, a_blocks, step):
+        r1 = min(a_blocks, r0 + step)
+        band = base[r0 * m : r1 * m]
+        part = band if scratch is None else scratch[: (r1 - r0) * m]
+        lanes_view = part.reshape(r1 - r0, m, b_blocks, n).transpose(0, 2, 1, 3)
+        np.matmul(sa[r0:r1], sb, out=lanes_view)
+        if into:
+            np.add(part, band, out=band)  # the product first, as numpy.add(prod, acc)
+        else:
+            np.add(lanes_view, c4[r0:r1] if c4.shape[0] > 1 else c4, out=lanes_view)
+
+
+def lays_out(plan, grid: TileGrid, seg, dtype: np.dtype) -> bool:
+    """Whether a store of ``grid``'s tiles by ``plan`` (every lane whole, the fast path)
+    writes each tile where ``grid.base`` holds it, into a buffer ``seg`` of exactly
+    ``base``'s bytes: then ``base`` is the buffer after the store, every element of it (the
+    lanes' tiles cover ``base`` once), and the segment may take it instead of a copy
+    (``memory.Segment.adopt``), or copy it whole where it owns its buffer."""
+    base = grid.base
+    if base is None or base.dtype != dtype or not base.flags.c_contiguous:
+        return False
+    if seg.count != 1 or base.nbytes != seg.backing.nbytes:
+        return False
+    view = grid.view
+    rows, cols = view.shape[:2]
+    if plan.b != rows * cols or tuple(plan.tile) != tuple(view.shape[2:]):
+        return False
+    isz = dtype.itemsize
+    if any(s % isz for s in view.strides):
+        return False
+    inner = offset_strides(plan.offsets)
+    for n, want, have in zip(plan.tile, inner, view.strides[2:]):
+        if n > 1 and want != have // isz:
+            return False
+    start = (view.ctypes.data - base.ctypes.data) // isz
+    r = np.arange(rows, dtype=np.int64)[:, None] * (view.strides[0] // isz)
+    c = np.arange(cols, dtype=np.int64)[None, :] * (view.strides[1] // isz)
+    return bool(np.array_equal(plan.origin, (start + r + c).reshape(-1)))
