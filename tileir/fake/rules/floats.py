@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.rounding import arith, to_format
-from tileir.fake.rules.products import lane_operands, multiply_add
+from tileir.fake.rules.products import grid_operands, lane_operands, multiply_add
 from tileir.fake.values import TileGrid, plain, value_dtype
 from tileir.ir.numerics import scalar_value, tf32_round
 from tileir.ir.signatures import attr_of
@@ -221,17 +221,9 @@ def _grid_matmul(a, b, convert) -> np.ndarray:
     if not grids:
         return np.matmul(convert(a), convert(b))
     rows, cols = grids[0].view.shape[:2]
-    shaped = []
-    for v in (a, b):
-        if type(v) is TileGrid and v.view.shape[:2] == (rows, cols):
-            # contiguous: BLAS is faster on the few distinct tiles than on windows of
-            # the whole buffer
-            shaped.append(np.ascontiguousarray(convert(v.compact())))
-        elif type(v) is np.ndarray and v.shape[0] in (1, rows * cols):
-            lead = (rows, cols) if v.shape[0] > 1 else (1, 1)
-            shaped.append(convert(v).reshape(lead + v.shape[1:]))
-        else:
-            return np.matmul(convert(plain(a)), convert(plain(b)))
+    shaped = grid_operands(a, b, (rows, cols), convert)
+    if shaped is None:
+        return np.matmul(convert(plain(a)), convert(plain(b)))
     prod = np.matmul(*shaped)
     if prod.shape[:2] != (rows, cols):  # both operands repeat along the same axis
         prod = np.broadcast_to(prod, (rows, cols) + prod.shape[2:])

@@ -44,7 +44,14 @@ import numpy as np
 from tileir.fake.values import TileGrid
 from tileir.fake.views import offset_strides
 
-__all__ = ["SCRATCH_BYTES", "lane_operands", "multiply_add", "lays_out", "product_threads"]
+__all__ = [
+    "SCRATCH_BYTES",
+    "grid_operands",
+    "lane_operands",
+    "multiply_add",
+    "lays_out",
+    "product_threads",
+]
 
 #: bytes of product made at once before it is added into the destination
 SCRATCH_BYTES = 1 << 20
@@ -66,6 +73,15 @@ def lane_operands(a, b, c: np.ndarray, convert: Callable) -> Optional[tuple]:
     rows, cols = grids[0].view.shape[:2]
     if c.shape[0] not in (1, rows * cols):
         return None
+    shaped = grid_operands(a, b, (rows, cols), convert)
+    return None if shaped is None else (shaped[0], shaped[1], (rows, cols))
+
+
+def grid_operands(a, b, lanes: tuple[int, int], convert: Callable) -> Optional[list]:
+    """``[a, b]`` converted, each with two leading lane axes ``lanes`` (length 1 where it
+    repeats): a :class:`~tileir.fake.values.TileGrid` of those lanes as its distinct tiles,
+    a plain batch of every lane (or of one) reshaped; None for any other operand."""
+    rows, cols = lanes
     shaped = []
     for v in (a, b):
         if type(v) is TileGrid and v.view.shape[:2] == (rows, cols):
@@ -77,7 +93,7 @@ def lane_operands(a, b, c: np.ndarray, convert: Callable) -> Optional[tuple]:
             shaped.append(convert(v).reshape(lead + v.shape[1:]))
         else:
             return None
-    return shaped[0], shaped[1], (rows, cols)
+    return shaped
 
 
 def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into: bool):
