@@ -27,7 +27,7 @@ from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
 from tileir.ir.memo import memo_table
-from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value, attrs_dict
+from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value
 from tileir.ir.signatures import operand_groups
 
 __all__ = ["WriteScope", "write_ops", "check_block"]
@@ -160,8 +160,8 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     v, pools = scope.version, scope.pools
     operands, results = op.operands, op.results
     op_attrs = op.attrs
-    # the attributes as a read-only dict (a PMap lookup costs a few Python calls), or None
-    attrs = None if op_attrs is EMPTY_ATTRS else attrs_dict(op_attrs) or None
+    # the attributes (a read-only dict), or None
+    attrs = None if op_attrs is EMPTY_ATTRS else op_attrs or None
     want = plan.want_results
     # operands per group (and the groups' operands), where needed (a lean op reads neither)
     sizes: Sequence[int] = ()

@@ -4,6 +4,7 @@
   memory ops), each defined once;
 * :mod:`.signatures` -- operand groups and attributes of every body op;
 * :mod:`.module` -- the Module (ops exactly as the dialect has them), immutable;
+* :mod:`.attrmap` -- the immutable attribute map of ops and tiles (a read-only dict);
 * :mod:`.numerics` -- bit patterns of scalars and dense constants in every format;
 * :mod:`.attr_rules` -- which attribute values each op takes;
 * :mod:`.rule_table` -- the one constructor of every interpretation's table of rules.

@@ -3,8 +3,8 @@
 A Module is what every producer is turned into and every consumer reads: the
 lowering writes one, the decoder reads any producer's bytecode into one, and
 render, encode and the fake device's interpreter take one.  It is immutable
-(frozen attrs values, tuples and pyrsistent maps) and structural: two Modules
-with the same ops, value ids, types and attributes are equal and hash equal.
+(frozen attrs values, tuples and immutable attribute maps) and structural: two
+Modules with the same ops, value ids, types and attributes are equal and hash equal.
 Source locations ride along but take no part in equality.
 
 SSA values are :class:`Value` (an explicit integer id and a type).  Ids are
@@ -22,13 +22,11 @@ True
 
 from __future__ import annotations
 
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 
-import pyrsistent
 from attrs import Converter, field, frozen
-from pyrsistent import PMap
 
+from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
 from tileir.ir.memo import memo_table
 from tileir.ir.numerics import Dense, ScalarAttr
@@ -55,6 +53,7 @@ __all__ = [
     "Hints",
     "MultimemReduction",
     "freeze_attrs",
+    "AttrMap",
     "walk",
 ]
 
@@ -164,41 +163,39 @@ class Loc:
         return tuple(out)
 
 
-#: The one empty attribute map (pyrsistent's own shared empty PMap): most ops have no attributes.
-EMPTY_ATTRS: PMap = pyrsistent.pmap()
+#: The one empty attribute map: most ops have no attributes (compared by identity).
+EMPTY_ATTRS: AttrMap = AttrMap()
 
 
-def freeze_attrs(value: Any) -> PMap:
-    """Attributes as an immutable map (accepts a dict, a PMap, pairs or None)."""
-    # hot: every Op and Tile passes through here; a PMap is kept as it is (never re-frozen)
-    if type(value) is PMap:
-        return value
+def freeze_attrs(value: Any) -> AttrMap:
+    """Attributes as an immutable map (accepts a dict, an AttrMap, any mapping, pairs or None)."""
+    # hot: every Op and Tile passes through here; an AttrMap is kept as it is (never re-frozen)
+    if type(value) is AttrMap:
+        return value if value else EMPTY_ATTRS
     if value is None:
         return EMPTY_ATTRS
-    if type(value) is dict:
-        if not value:
-            return EMPTY_ATTRS
-        key = _exact_key(value)
-        if key is None:
-            return pyrsistent.pmap(value)
-        frozen_ = _FROZEN.get(key)
-        if frozen_ is None:
-            if len(_FROZEN) >= _MAX_FROZEN:
-                _FROZEN.clear()
-            frozen_ = _FROZEN[key] = pyrsistent.pmap(value)
-        return frozen_
-    if isinstance(value, PMap):
-        return value
-    return pyrsistent.pmap(value)  # pmap copies a mapping's items (or dict()s pairs) itself
+    if type(value) is not dict:
+        value = dict(value)  # a mapping's items, or pairs
+    if not value:
+        return EMPTY_ATTRS
+    key = _exact_key(value)
+    if key is None:
+        return AttrMap(value)
+    frozen_ = _FROZEN.get(key)
+    if frozen_ is None:
+        if len(_FROZEN) >= _MAX_FROZEN:
+            _FROZEN.clear()
+        frozen_ = _FROZEN[key] = AttrMap(value)
+    return frozen_
 
 
-# Equal attribute dicts share one PMap (a memo: building a PMap and hashing it the first time
-# cost more than the rest of a Tile; a shared one is hashed once and compares by identity).
+# Equal attribute dicts share one map (a memo: a shared one is hashed once, and compares by
+# identity).
 # Only dicts whose values are of the types below are shared, keyed by (name, type, value)
 # triples, so that a shared map always holds values identical in type and bits to the ones
 # asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
 # their hex spelling (NaN, whose payloads that spelling loses, is never shared).
-_FROZEN: dict[tuple, PMap] = memo_table("ir.module: shared attribute maps")
+_FROZEN: dict[tuple, AttrMap] = memo_table("ir.module: shared attribute maps")
 _MAX_FROZEN = 4096
 _PLAIN_TYPES = frozenset({str, int, bool, type(None)})
 
@@ -227,31 +224,6 @@ def _exact_key(value: dict) -> Optional[tuple]:
     return tuple(key)
 
 
-def attrs_dict(attrs: PMap) -> Mapping[str, Any]:
-    """``attrs`` as a read-only plain mapping (looked up in C, where a PMap runs Python).
-
-    A memo keyed by the map's identity (the entry keeps the map alive, so its id names no
-    other map meanwhile); attribute maps are shared (see :func:`freeze_attrs`), so the
-    lowering and the writer mostly find theirs here.
-    """
-    if attrs is EMPTY_ATTRS:
-        return _NO_ATTRS
-    entry = _DICTS.get(id(attrs))
-    if entry is not None and entry[0] is attrs:
-        return entry[1]
-    plain = MappingProxyType(dict(attrs.items()))
-    if len(_DICTS) >= _MAX_FROZEN:
-        _DICTS.clear()
-    _DICTS[id(attrs)] = (attrs, plain)
-    return plain
-
-
-_NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
-_DICTS: dict[int, tuple[PMap, Mapping[str, Any]]] = memo_table(
-    "ir.module: attribute maps as plain dicts"
-)
-
-
 @frozen(repr=False, cache_hash=True)
 class Block:
     """A block: its arguments and its ops (the last one a terminator where the dialect says)."""
@@ -266,7 +238,7 @@ class Block:
 # (op name, id(map)) -> the map, for maps with no attribute at its default for that op: a memo
 # keyed by identity, which the entry keeps alive (so the id cannot name another map meanwhile);
 # attribute maps are shared (see freeze_attrs), so most ops find theirs here
-_CLEAN: dict[tuple[str, int], PMap] = memo_table("ir.module: maps without defaults")
+_CLEAN: dict[tuple[str, int], AttrMap] = memo_table("ir.module: maps without defaults")
 
 
 def _segments(value: Optional[Iterable[int]]) -> Optional[tuple[int, ...]]:
@@ -285,7 +257,7 @@ class Op:
     name: str
     operands: tuple[Value, ...] = field(converter=_values, default=())
     results: tuple[Value, ...] = field(converter=_values, default=())
-    attrs: PMap = field(converter=freeze_attrs, default=EMPTY_ATTRS)
+    attrs: AttrMap = field(converter=freeze_attrs, default=EMPTY_ATTRS)
     regions: tuple[Block, ...] = field(converter=_blocks, default=())
     segments: Optional[tuple[int, ...]] = field(default=None, converter=_segments)
     loc: Optional[Loc] = field(default=None, eq=False)
@@ -295,7 +267,7 @@ class Op:
         # that equality (and every consumer) sees one spelling of each op.  Hot (every op of
         # every lowering): most ops have no attributes, and the rest a handful of defaults.
         attrs = self.attrs
-        if attrs is EMPTY_ATTRS:  # the identity test spares PMap.__len__
+        if attrs is EMPTY_ATTRS:
             return
         key = (self.name, id(attrs))
         if _CLEAN.get(key) is attrs or not attrs:  # this very map was found clean before
@@ -311,7 +283,7 @@ class Op:
             return
         dropped = {k for k, d in defaults if k in attrs and d == attrs[k]}
         kept = {k: v for k, v in attrs.items() if k not in dropped}
-        object.__setattr__(self, "attrs", pyrsistent.pmap(kept))
+        object.__setattr__(self, "attrs", freeze_attrs(kept))
 
     @property
     def result(self) -> Value:

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional, Union
 
-from pyrsistent import pmap
-
 from tileir.errors import LoweringError
-from tileir.ir.module import DivBy, Loc, Value
+from tileir.ir.module import DivBy, Loc, Value, freeze_attrs
 from tileir.ir.numerics import dense_of
 from tileir.record.markers import Cells
 from tileir.record.program import Base, Sparse, View, Window
@@ -40,7 +38,7 @@ __all__ = ["Addressing"]
 
 
 #: the attributes of the alignment promise on a parameter's pointer (one shared constant map)
-_ALIGNED = pmap({"predicate": DivBy(16)})
+_ALIGNED = freeze_attrs({"predicate": DivBy(16)})
 
 
 def _i32(n: int) -> Tile:

@@ -29,9 +29,7 @@ The entry's parameters are those of the calling convention,
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequence, Union
-
-from pyrsistent import PMap
+from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequence
 
 from tileir.errors import LoweringError
 from tileir.ir.module import (
@@ -44,7 +42,6 @@ from tileir.ir.module import (
     Op,
     ScalarAttr,
     Value,
-    attrs_dict,
 )
 from tileir.ir.numerics import scalar_bits
 from tileir.ir.rule_table import rule_table
@@ -147,7 +144,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         name: str,
         operands: Iterable[Value] = (),
         result_types: Sequence[Type] = (),
-        attrs: Union[Mapping[str, Any], PMap, None] = None,
+        attrs: Optional[Mapping[str, Any]] = None,
         regions: Iterable[Block] = (),
         segments: Optional[Sequence[int]] = None,
         loc: Optional[Loc] = None,
@@ -198,7 +195,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     # -- pure expressions ----------------------------------------------------------------
     def value(self, t: Tile) -> Value:
         # hot (every operand of every op): ``lookup`` inlined
-        key = ("var", attrs_dict(t.attrs)["id"]) if t.op == "var" else t
+        key = ("var", t.attrs["id"]) if t.op == "var" else t
         for scope in reversed(self.scopes):
             found = scope.get(key)
             if found is not None:
@@ -224,7 +221,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def _emit_tile(self, t: Tile) -> Value:
         if t.op not in _RECORDER_OPS:  # a dialect op, emitted as it is
             return self._emit_plain(t)
-        attrs = attrs_dict(t.attrs)
+        attrs = t.attrs
         if t.op == "param" or t.op == "ptr_param":
             return self.params[attrs["index"]]
         if t.op == "block_id":
@@ -253,7 +250,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def _emit_plain(self, t: Tile) -> Value:
         operands = [self.value(a) for a in t.args]
         attrs: Mapping[str, Any] = t.attrs
-        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(attrs_dict(t.attrs)):
+        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(t.attrs):
             attrs = {k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS}
         (result,) = self.emit(t.op, operands, [t.type], attrs, loc=t.loc)
         return result
@@ -270,7 +267,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     def _emit_reduce(self, t: Tile) -> Value:
         (src,) = t.args
-        attrs = attrs_dict(t.attrs)
+        attrs = t.attrs
         operand = self.value(src)
         fmt = src.format
         assert isinstance(fmt, Format)  # the recorder reduces numbers only

@@ -12,8 +12,6 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, Hashable, Iterable, Mapping, Optional, Sequence, Union
 
-from pyrsistent import PMap
-
 from tileir.ir.module import Block, Loc, Value
 from tileir.record.markers import Cells
 from tileir.record.program import Atomic, AtomicCas, Base, Instr, LoadPtr, Program, StorePtr, View
@@ -45,7 +43,7 @@ class Walk:
         name: str,
         operands: Iterable[Value] = (),
         result_types: Sequence[Type] = (),
-        attrs: Union[Mapping[str, Any], PMap, None] = None,
+        attrs: Optional[Mapping[str, Any]] = None,
         regions: Iterable[Block] = (),
         segments: Optional[Sequence[int]] = None,
         loc: Optional[Loc] = None,

@@ -26,10 +26,10 @@ import operator as _operator
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, Sequence, Union
 
 from attrs import field, frozen
-from pyrsistent import PMap
 
 from tileir.errors import RecordingError
 from tileir.ir.attr_rules import check_arith_format
+from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
 from tileir.ir.module import AS_TUPLE, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
@@ -122,7 +122,7 @@ class Tile:
 
     op: str
     args: tuple[Tile, ...] = field(converter=_tiles)
-    attrs: PMap = field(converter=freeze_attrs)
+    attrs: AttrMap = field(converter=freeze_attrs)
     type: TileType
     loc: Optional[Loc] = field(default=None, eq=False)
     #: which lanes of a tile read from cells lie inside the extent, outside equality (the
