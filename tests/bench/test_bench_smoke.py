@@ -204,3 +204,19 @@ def test_fake_changes_runs_every_variant_and_checks_their_answers(capsys):
     for name in fake_changes.KERNELS:
         assert any(line.startswith(name + " ") for line in text.splitlines()), name
     assert "without fusion" in text and "without per-batch plans" in text
+
+
+def test_collect_never_leaves_out_the_collection_before_each_call(monkeypatch):
+    collections = []
+    monkeypatch.setattr(timing.gc, "collect", lambda *a: collections.append(1) or 0)
+    try:
+        timing.set_collect("never")
+        timing.race({"a": lambda: None}, repeats=3, warmup=0)
+        assert collections == []
+        timing.set_collect("each")
+        timing.race({"a": lambda: None}, repeats=3, warmup=0)
+        assert len(collections) == 3
+    finally:
+        timing.set_collect("each")
+    with pytest.raises(ValueError, match="collect mode"):
+        timing.set_collect("sometimes")
