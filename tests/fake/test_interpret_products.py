@@ -127,37 +127,6 @@ def test_small_scratch_chunks_change_no_bit(monkeypatch):
     assert np.array_equal(_bits(whole), _bits(banded))
 
 
-@pytest.mark.parametrize("threads", ["1", "2", "3"])
-def test_bands_on_worker_threads_change_no_bit(monkeypatch, threads):
-    # every band of C on the pool (no floor on the work), one band per A block
-    m, n, k = 128, 96, 96
-    a, b = _inputs(F32, m, n, k, seed=11)
-    args = [a, b, np.zeros(m * n, np.float32)]
-    module = matmul_module(m, n, k, 32, 32, 32)
-    monkeypatch.setenv("TILEIR_FAKE_THREADS", "1")
-    serial = interpret(module, "matmul", args, (4, 3))[2]
-    monkeypatch.setenv("TILEIR_FAKE_THREADS", threads)
-    monkeypatch.setattr(products, "PARALLEL_FLOPS", 0)
-    monkeypatch.setattr(products, "SCRATCH_BYTES", 1)
-    handed = []
-    real_pool = products._pool
-    monkeypatch.setattr(products, "_pool", lambda: handed.append(1) or real_pool())
-    threaded = interpret(module, "matmul", args, (4, 3))[2]
-    assert np.array_equal(_bits(serial), _bits(threaded))
-    want, _ = _serial(a, b, m, n, k, 32, 32, 32, (4, 3), np.float32)
-    assert np.array_equal(_bits(threaded), _bits(want.reshape(-1)))
-    assert bool(handed) == (threads != "1")  # the pool ran the bands when asked to
-
-
-def test_product_threads_reads_the_environment(monkeypatch):
-    monkeypatch.setenv("TILEIR_FAKE_THREADS", "3")
-    assert products.product_threads() == 3
-    monkeypatch.setenv("TILEIR_FAKE_THREADS", "0")
-    assert products.product_threads() == 1
-    monkeypatch.delenv("TILEIR_FAKE_THREADS")
-    assert 1 <= products.product_threads() <= 4
-
-
 _LEADS = [
     ((3, 1), (1, 4), (3, 4), True),  # A along rows, B along columns: C's layout
     ((1, 4), (3, 1), (3, 4), True),  # the other way round

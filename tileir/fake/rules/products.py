@@ -17,10 +17,7 @@ the lanes are grouped and where their results land:
 * over a matmul's grid (A varying along one lane axis, B along the other) the result is a
   TileGrid over the matrix C itself (:func:`_layout_view`), each band of products written
   straight in C's layout; a store that puts the tiles where C has them takes C as the buffer
-  (:func:`lays_out`);
-* those bands run on a few worker threads (:func:`product_threads`; numpy releases the GIL
-  in ``matmul``, so they use the cores numpy's own BLAS threads would for one large
-  product), each band the same calls as in one thread.
+  (:func:`lays_out`).
 
 Slicing the lanes never changes an operand matrix (its pointer, shape and strides are those
 of the whole batch's), so numpy hands BLAS the same products; a product written in C's layout
@@ -34,9 +31,7 @@ the 1024^3 bench matmul gives other bits).
 
 from __future__ import annotations
 
-import concurrent.futures
 import math
-import os
 from typing import Callable, Optional
 
 import numpy as np
@@ -44,14 +39,7 @@ import numpy as np
 from tileir.fake.values import TileGrid
 from tileir.fake.views import offset_strides
 
-__all__ = [
-    "SCRATCH_BYTES",
-    "grid_operands",
-    "lane_operands",
-    "multiply_add",
-    "lays_out",
-    "product_threads",
-]
+__all__ = ["SCRATCH_BYTES", "grid_operands", "lane_operands", "multiply_add", "lays_out"]
 
 #: bytes of product made at once before it is added into the destination
 SCRATCH_BYTES = 1 << 20
@@ -213,64 +201,17 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
     m, n = sa.shape[-2], sb.shape[-1]
     band_bytes = m * base.shape[1] * base.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(band_bytes, 1))
-    bands = [(r0, min(a_blocks, r0 + step)) for r0 in range(0, a_blocks, step)]
-
-    def run(mine: list) -> None:
-        # each worker its own scratch; bands are disjoint rows of C, so no two write alike
-        scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
-        for r0, r1 in mine:
-            band = base[r0 * m : r1 * m]
-            part = band if scratch is None else scratch[: (r1 - r0) * m]
-            lanes_view = part.reshape(r1 - r0, m, b_blocks, n).transpose(0, 2, 1, 3)
-            np.matmul(sa[r0:r1], sb, out=lanes_view)
-            if into:
-                np.add(part, band, out=band)  # the product first, as numpy.add(prod, acc)
-            else:
-                np.add(lanes_view, c4[r0:r1] if c4.shape[0] > 1 else c4, out=lanes_view)
-
-    flops = 2 * a_blocks * b_blocks * m * n * sa.shape[-1]
-    workers = min(len(bands), product_threads()) if flops >= PARALLEL_FLOPS else 1
-    if workers <= 1:
-        run(bands)
-        return
-    shares = [bands[w::workers] for w in range(workers)]
-    for done in [_pool().submit(run, share) for share in shares]:
-        done.result()  # re-raises a worker's exception here
-
-
-#: the least multiply-adds (times two) worth handing to worker threads: below it the
-#: hand-off costs more than a second core saves
-PARALLEL_FLOPS = 1 << 23
-
-_POOL: list = []
-
-
-def product_threads() -> int:
-    """How many threads multiply a matmul grid's bands: ``$TILEIR_FAKE_THREADS`` if set
-    (``1``: in the calling thread only), else the cores this process may run on, at most 4.
-
-    numpy releases the GIL inside ``matmul``, so bands of C made on several threads run on
-    several cores, as numpy's own BLAS threads do for one large product; each band's
-    per-lane BLAS calls are the ones one thread makes, so the bits are the same."""
-    env = os.environ.get("TILEIR_FAKE_THREADS")
-    if env is not None and env.strip().isdigit():
-        return max(1, int(env))
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(4, cores))
-
-
-def _pool() -> concurrent.futures.ThreadPoolExecutor:
-    """One pool of worker threads for the process, made on first use."""
-    if not _POOL:
-        _POOL.append(
-            concurrent.futures.ThreadPoolExecutor(
-                max_workers=product_threads(), thread_name_prefix="tileir-fake-mma"
-            )
-        )
-    return _POOL[0]
+    scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
+    for r0 in range(0, a_blocks, step):
+        r1 = min(a_blocks, r0 + step)
+        band = base[r0 * m : r1 * m]
+        part = band if scratch is None else scratch[: (r1 - r0) * m]
+        lanes_view = part.reshape(r1 - r0, m, b_blocks, n).transpose(0, 2, 1, 3)
+        np.matmul(sa[r0:r1], sb, out=lanes_view)
+        if into:
+            np.add(part, band, out=band)  # the product first, as numpy.add(prod, acc)
+        else:
+            np.add(lanes_view, c4[r0:r1] if c4.shape[0] > 1 else c4, out=lanes_view)
 
 
 def lays_out(plan, grid: TileGrid, seg, dtype: np.dtype) -> bool:
