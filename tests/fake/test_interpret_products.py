@@ -106,6 +106,27 @@ def test_k_loop_gives_the_serial_products_bit_for_bit(fin, fout, m, n, k, tm, tn
     assert np.array_equal(_bits(got), _bits(want.reshape(-1)))
 
 
+def test_an_f16_accumulator_takes_each_product_rounded_once_over_a_grid():
+    # an f16 accumulator is not the product's format: the grid of loaded tiles multiplies
+    # in f32 as a grid, then each lane adds its accumulator and rounds once to f16
+    m, n, k, t = 64, 96, 64, 32
+    a, b = _inputs(F16, m, n, k, seed=7)
+    module = matmul_module(m, n, k, t, t, t, F16, F16)
+    got = interpret(module, "matmul", [a, b, np.zeros(m * n, np.float16)], (2, 3))[2]
+    a32 = a.reshape(m, k).astype(np.float32)
+    b32 = b.reshape(k, n).astype(np.float32)
+    want = np.zeros((m, n), np.float16)
+    for bx in range(2):
+        for by in range(3):
+            acc = np.zeros((t, t), np.float16)
+            for kk in range(k // t):
+                at = np.ascontiguousarray(a32[bx * t : (bx + 1) * t, kk * t : (kk + 1) * t])
+                bt = np.ascontiguousarray(b32[kk * t : (kk + 1) * t, by * t : (by + 1) * t])
+                acc = (np.matmul(at, bt) + acc.astype(np.float32)).astype(np.float16)
+            want[bx * t : (bx + 1) * t, by * t : (by + 1) * t] = acc
+    assert np.array_equal(got.view(np.uint16), want.reshape(-1).view(np.uint16))
+
+
 def test_nan_payloads_follow_the_product_then_the_accumulator():
     m, n, k = 64, 96, 128
     a, b = _inputs(F32, m, n, k, seed=5, nans=True)

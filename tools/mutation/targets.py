@@ -134,6 +134,8 @@ QUICK: dict[str, tuple[str, ...]] = {
     "tileir/fake/rules/floats.py": (
         "tests/fake/test_interpret_ops.py",
         "tests/fake/test_interpret_rounding.py",
+        "tests/fake/test_interpret_ftz.py",
+        "tests/fake/test_interpret_products.py",
     ),
     "tileir/fake/rules/ints.py": ("tests/fake/test_interpret_ops.py",),
     "tileir/fake/rules/convert.py": (
@@ -144,10 +146,16 @@ QUICK: dict[str, tuple[str, ...]] = {
         "tests/fake/test_interpret_ops.py",
         "tests/fake/test_interpret_edges.py",
     ),
-    "tileir/fake/rules/misc.py": ("tests/fake/test_interpret_ops.py",),
+    "tileir/fake/rules/misc.py": (
+        "tests/fake/test_interpret_ops.py",
+        "tests/fake/test_interpret_reduce_direct.py",
+        "tests/fake/test_fusion.py",
+    ),
     "tileir/fake/rules/memory.py": (
         "tests/fake/test_interpret_ops.py",
         "tests/fake/test_interpret_edges.py",
+        "tests/fake/test_fusion.py",
+        "tests/fake/test_interpret_products.py",
     ),
     "tileir/host/launch.py": ("tests/host",),
     "tileir/host/widths.py": ("tests/host",),
