@@ -9,10 +9,10 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from test_interpret import vadd_module
 
 import tileir.fake.fusion as fusion
 import tileir.fake.rules.memory as memory_rules
-from support.module_builder import FunctionBuilder, ptr
 from tileir import F32, In, Out, assert_, cells, less, load_cell, maximum, store_cell, tanh, trace
 from tileir.errors import InterpretError, TileIRError
 from tileir.fake import FakeDevice
@@ -239,20 +239,8 @@ def test_every_bundled_kernel_gives_the_same_bytes_fused_and_op_by_op():
 # ----------------------------------------------------------------------------- per-batch plans
 
 
-def _vadd_module(n: int, cell: int):
-    fb = FunctionBuilder("vadd", [ptr(F32)] * 3)
-    tok = fb.make_token()
-    views = [fb.partition(fb.tensor_view(p, (n,), (1,)), (cell,)) for p in fb.params]
-    bx, _, _ = fb.block_id()
-    x, t1 = fb.load_view(views[0], [bx], tok)
-    y, t2 = fb.load_view(views[1], [bx], t1)
-    fb.store_view(fb.binop("addf", x, y), views[2], [bx], t2)
-    fb.ret()
-    return fb.module()
-
-
 def test_a_row_of_blocks_is_planned_per_batch_not_per_lane():
-    m = _vadd_module(4096, 64)
+    m = vadd_module(4096, 64)
     a, b = np.arange(4096, dtype=np.float32), np.ones(4096, np.float32)
     with mock.patch.object(memory_rules, "plan_tile", wraps=memory_rules.plan_tile) as general:
         out = interpret(m, "vadd", [a, b, np.zeros(4096, np.float32)], (64,))[2]
@@ -266,14 +254,14 @@ def test_a_row_of_blocks_is_planned_per_batch_not_per_lane():
 
 
 def test_a_tile_outside_its_buffer_names_the_first_such_block():
-    m = _vadd_module(256, 64)
+    m = vadd_module(256, 64)
     small = np.zeros(150, np.float32)  # blocks 2 and 3 reach past it
     with pytest.raises(InterpretError, match=r"outside the buffer.*block \(2, 0, 0\)"):
         interpret(m, "vadd", [small, np.zeros(256, np.float32), np.zeros(256, np.float32)], (4,))
 
 
 def test_an_index_outside_the_index_space_names_its_block():
-    m = _vadd_module(256, 64)
+    m = vadd_module(256, 64)
     args = [np.zeros(256, np.float32)] * 3
     with pytest.raises(InterpretError, match=r"index space.*block \(4, 0, 0\)"):
         interpret(m, "vadd", args, (6,))
