@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "tileir"
 #: The stages, lowest first: a unit may import only the units before it (and itself).
 #: Units on one line do not import each other.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "formats"),
+    ("errors", "formats", "_lazy"),
     ("types",),
     ("ir",),
     ("shape_rules",),

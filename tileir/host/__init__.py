@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-import importlib as _importlib
 from typing import TYPE_CHECKING
+
+from tileir._lazy import lazy_exports as _lazy_exports
 
 if TYPE_CHECKING:
     from tileir.host.device import Buffer, Device, LaunchReport
@@ -29,10 +30,4 @@ _EXPORTS = {
 __all__ = ["Buffer", "Device", "LaunchReport", "check_launch", "Tolerance", "PER_FORMAT"]
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tileir.host' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = _lazy_exports(__name__, _EXPORTS, globals())

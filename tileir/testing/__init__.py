@@ -32,50 +32,39 @@
 See docs/testing.md for a walk through, and what a failure looks like.
 """
 
-import importlib
+from tileir._lazy import lazy_exports
 
 # Names load on first use, so that importing the pytest plugin (a pytest11 entry point,
 # loaded by every pytest run where tileir is installed) needs neither Hypothesis nor numpy
 # work until a test asks for them.
 _EXPORTS = {
-    "check_kernel": "check",
-    "CheckArgumentError": "check",
-    "Tolerance": "tolerance",
-    "KernelMismatch": "check",
-    "KernelNotRecorded": "check",
-    "KernelRunFailed": "check",
-    "formats": "strategies",
-    "float_formats": "strategies",
-    "int_formats": "strategies",
-    "tile_shapes": "strategies",
-    "cells_for": "strategies",
-    "markers_for": "strategies",
-    "inputs_for": "strategies",
-    "buffer_length": "strategies",
-    "Args": "strategies",
-    "FLOAT_FORMATS": "strategies",
-    "INT_FORMATS": "strategies",
-    "NARROW_FLOAT_FORMATS": "strategies",
-    "NARROW_INT_FORMATS": "strategies",
-    "element_values": "values",
-    "buffers": "values",
-    "values_for": "values",
-    "as_pytest_plugins": "devices",
-    "real_device_status": "devices",
+    "check_kernel": "tileir.testing.check",
+    "CheckArgumentError": "tileir.testing.check",
+    "Tolerance": "tileir.host.tolerance",
+    "KernelMismatch": "tileir.testing.check",
+    "KernelNotRecorded": "tileir.testing.check",
+    "KernelRunFailed": "tileir.testing.check",
+    "formats": "tileir.testing.strategies",
+    "float_formats": "tileir.testing.strategies",
+    "int_formats": "tileir.testing.strategies",
+    "tile_shapes": "tileir.testing.strategies",
+    "cells_for": "tileir.testing.strategies",
+    "markers_for": "tileir.testing.strategies",
+    "inputs_for": "tileir.testing.strategies",
+    "buffer_length": "tileir.testing.strategies",
+    "Args": "tileir.testing.strategies",
+    "FLOAT_FORMATS": "tileir.testing.strategies",
+    "INT_FORMATS": "tileir.testing.strategies",
+    "NARROW_FLOAT_FORMATS": "tileir.testing.strategies",
+    "NARROW_INT_FORMATS": "tileir.testing.strategies",
+    "element_values": "tileir.testing.values",
+    "buffers": "tileir.testing.values",
+    "values_for": "tileir.testing.values",
+    "as_pytest_plugins": "tileir.testing.devices",
+    "real_device_status": "tileir.testing.devices",
 }
 
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tileir.testing' has no attribute {name!r}")
-    home = "tileir.host" if module == "tolerance" else "tileir.testing"
-    value = getattr(importlib.import_module(f"{home}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
