@@ -24,9 +24,20 @@ of the whole batch's), so numpy hands BLAS the same products; a product written 
 differs only in its output's row stride (BLAS writes each element where it is told).  Every
 bit of the answer is what one ``numpy.matmul`` and one ``numpy.add`` over all lanes give:
 tests/fake/test_interpret_products.py checks every lane against a serial 2-D ``matmul`` and
-``add``.  Grouping the lanes' products into larger BLAS calls would not keep that: OpenBLAS
-takes other kernels for other shapes, with other roundings (one GEMM over a whole K trip of
-the 1024^3 bench matmul gives other bits).
+``add``.
+
+Over a matmul's grid whose A tiles are row bands of one strided matrix and whose B tiles are
+column bands of another (the tiles a K trip loads, copied once by :func:`grid_operands` so that
+B's lie side by side), a band of A rows times all of B's columns is ONE 2-D GEMM rather than
+numpy's one small GEMM per lane.  Merging along K would change the bits (the sum's order), but
+merging along M and N with K fixed need not: each output element is still one dot product of
+length K, and OpenBLAS splits the big product into the same micro-kernel calls.  Whether it does
+is the BLAS's business, so it is measured, not assumed: the first product of each shape class
+``(dtype, m, n, k, A blocks in a band, B blocks)`` computes a random case both ways and takes
+the merged form only where every bit agrees (:func:`merge_keeps_bits`; the verdicts are a memo,
+``tileir.ir.memo``, since they are a function of this process's BLAS alone).  Where a shape
+class disagrees (another CPU, another BLAS) its lanes keep their own products.  Merging along K
+is never tried: one GEMM over a whole K trip of the 1024^3 bench matmul gives other bits.
 """
 
 from __future__ import annotations
@@ -36,10 +47,20 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from tileir.fake import blas
 from tileir.fake.values import TileGrid
 from tileir.fake.views import offset_strides
+from tileir.ir.memo import memo_table
 
-__all__ = ["SCRATCH_BYTES", "grid_operands", "lane_operands", "multiply_add", "lays_out"]
+__all__ = [
+    "SCRATCH_BYTES",
+    "grid_operands",
+    "lane_operands",
+    "multiply_add",
+    "merge_keeps_bits",
+    "MERGED_FORMS",
+    "lays_out",
+]
 
 #: bytes of product made at once before it is added into the destination
 SCRATCH_BYTES = 1 << 20
@@ -71,17 +92,30 @@ def grid_operands(a, b, lanes: tuple[int, int], convert: Callable) -> Optional[l
     a plain batch of every lane (or of one) reshaped; None for any other operand."""
     rows, cols = lanes
     shaped = []
-    for v in (a, b):
+    for right, v in enumerate((a, b)):
         if type(v) is TileGrid and v.view.shape[:2] == (rows, cols):
             # contiguous: BLAS is faster on the few distinct tiles than on windows of
             # the whole buffer
-            shaped.append(np.ascontiguousarray(convert(v.compact())))
+            tiles = convert(v.compact())
+            shaped.append(_side_by_side(tiles) if right else np.ascontiguousarray(tiles))
         elif type(v) is np.ndarray and v.shape[0] in (1, rows * cols):
             lead = (rows, cols) if v.shape[0] > 1 else (1, 1)
             shaped.append(convert(v).reshape(lead + v.shape[1:]))
         else:
             return None
     return shaped
+
+
+def _side_by_side(tiles: np.ndarray) -> np.ndarray:
+    """B's distinct tiles copied contiguously, side by side along their columns where they
+    vary along one lane axis (one ``(k, blocks * n)`` matrix: :func:`_as_columns` merges
+    their products), else one after another; the same ``(rows, cols, k, n)`` shape."""
+    lead = tiles.shape[:2]
+    if tiles.ndim != 4 or min(lead) != 1 or max(lead) == 1:
+        return np.ascontiguousarray(tiles)
+    axis = 0 if lead[0] > 1 else 1
+    bands = np.ascontiguousarray(np.moveaxis(tiles, axis, 2))  # (1, k, blocks, n)
+    return np.moveaxis(bands, 2, axis)
 
 
 def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into: bool):
@@ -194,24 +228,123 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
     Each band's products are written straight in C's layout (``matmul``'s ``out``: each
     matrix's rows land one row of C apart), so the add that follows runs over whole rows of
     C; with ``into``, ``c4`` is the view of ``base`` itself and the band is made in a scratch
-    band first."""
+    band first.  Where A's tiles are row bands of one matrix and B's column bands of one
+    (:func:`_as_rows`, :func:`_as_columns`) and this BLAS gives the lanes' bits that way
+    (:func:`merge_keeps_bits`), a band is one 2-D GEMM; into ``base`` itself, one GEMM
+    with ``beta = 1`` (:mod:`tileir.fake.blas`) adds every product as it makes it."""
     if across == 1:  # make A's axis the first: lane (r, c) becomes (c, r)
         sa, sb, c4 = (x.transpose((1, 0) + tuple(range(2, x.ndim))) for x in (sa, sb, c4))
     a_blocks, b_blocks = sa.shape[0], sb.shape[1]
-    m, n = sa.shape[-2], sb.shape[-1]
+    m, n, k = sa.shape[-2], sb.shape[-1], sa.shape[-1]
+    rows_2d, cols_2d = _as_rows(sa), _as_columns(sb)
+    mergeable = rows_2d is not None and cols_2d is not None
+    if (
+        into
+        and mergeable
+        and blas.AVAILABLE
+        and merge_keeps_bits(base.dtype, m, n, k, a_blocks, b_blocks, "accumulate")
+        and blas.add_product(rows_2d, cols_2d, base)
+    ):
+        return
     band_bytes = m * base.shape[1] * base.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(band_bytes, 1))
     scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
+    merged = mergeable and merge_keeps_bits(
+        base.dtype, m, n, k, min(step, a_blocks), b_blocks, "matmul"
+    )
     for r0 in range(0, a_blocks, step):
         r1 = min(a_blocks, r0 + step)
         band = base[r0 * m : r1 * m]
         part = band if scratch is None else scratch[: (r1 - r0) * m]
         lanes_view = part.reshape(r1 - r0, m, b_blocks, n).transpose(0, 2, 1, 3)
-        np.matmul(sa[r0:r1], sb, out=lanes_view)
+        if merged:  # one GEMM for the band: A's blocks r0..r1 times all of B
+            np.matmul(rows_2d[r0 * m : r1 * m], cols_2d, out=part)
+        else:
+            np.matmul(sa[r0:r1], sb, out=lanes_view)
         if into:
             np.add(part, band, out=band)  # the product first, as numpy.add(prod, acc)
         else:
             np.add(lanes_view, c4[r0:r1] if c4.shape[0] > 1 else c4, out=lanes_view)
+
+
+def _as_rows(sa: np.ndarray) -> Optional[np.ndarray]:
+    """A's ``(blocks, 1, m, k)`` tiles as the one ``(blocks * m, k)`` matrix they are row
+    bands of (a view, no copy), or None where their strides do not make one."""
+    blocks, one, m, k = sa.shape
+    if one != 1 or (blocks > 1 and sa.strides[0] != m * sa.strides[2]):
+        return None
+    return np.lib.stride_tricks.as_strided(sa, (blocks * m, k), sa.strides[2:])
+
+
+def _as_columns(sb: np.ndarray) -> Optional[np.ndarray]:
+    """B's ``(1, blocks, k, n)`` tiles as the one ``(k, blocks * n)`` matrix they are column
+    bands of (a view, no copy), or None where their strides do not make one."""
+    one, blocks, k, n = sb.shape
+    if one != 1 or (blocks > 1 and sb.strides[1] != n * sb.strides[3]):
+        return None
+    return np.lib.stride_tricks.as_strided(sb, (k, blocks * n), sb.strides[2:])
+
+
+#: (form, dtype, m, n, k, A blocks in a band, B blocks) -> whether that merged form gives
+#: the per-lane products' bits on this process's BLAS (:func:`merge_keeps_bits`)
+_MERGE_VERDICTS: dict[tuple, bool] = memo_table("fake.products: merged GEMM verdicts")
+
+#: the merged forms :func:`merge_keeps_bits` judges
+MERGED_FORMS = ("matmul", "accumulate")
+
+
+def merge_keeps_bits(
+    dtype: np.dtype, m: int, n: int, k: int, band_blocks: int, b_blocks: int, form: str
+) -> bool:
+    """Whether ``band_blocks`` A tiles of ``m x k`` times ``b_blocks`` B tiles of ``k x n``,
+    each product added to an accumulator tile, give the same bits merged as lane by lane
+    (numpy's one GEMM per lane in the layouts :func:`grid_operands` makes, then
+    ``numpy.add(product, acc)``).  ``form`` is the merged way: ``"matmul"``, one 2-D
+    ``numpy.matmul`` of the band (``band_blocks * m`` rows) times the columns
+    (``b_blocks * n``), then the same add; ``"accumulate"``, one GEMM with ``beta = 1``
+    into the accumulator (:func:`tileir.fake.blas.add_product`).  Measured once per shape
+    class on random operands with NaNs of two payloads, then remembered."""
+    dtype = np.dtype(dtype)
+    key = (form, dtype.str, m, n, k, band_blocks, b_blocks)
+    verdict = _MERGE_VERDICTS.get(key)
+    if verdict is None:
+        verdict = _MERGE_VERDICTS[key] = _calibrate(form, dtype, m, n, k, band_blocks, b_blocks)
+    return verdict
+
+
+def _calibrate(form: str, dtype: np.dtype, m, n, k, band_blocks, b_blocks) -> bool:
+    if form not in MERGED_FORMS:
+        raise ValueError(f"no merged form {form!r}: one of {MERGED_FORMS}")
+    rng = np.random.default_rng(0x5EED)
+    rows = rng.standard_normal((band_blocks * m, k)).astype(dtype)
+    cols = rng.standard_normal((k, b_blocks * n)).astype(dtype)
+    acc = rng.standard_normal((band_blocks * m, b_blocks * n)).astype(dtype)
+    uint = _UINT[dtype.itemsize]
+    # a NaN row of products meeting NaN accumulators: which payload survives is the order
+    rows.view(uint)[rng.integers(rows.shape[0])] = _NAN_PAYLOADS[dtype.itemsize][0]
+    acc.view(uint).reshape(-1)[rng.choice(acc.size, min(acc.size, 64), replace=False)] = (
+        _NAN_PAYLOADS[dtype.itemsize][1]
+    )
+    sa = rows.reshape(band_blocks, 1, m, k)
+    sb = cols.reshape(k, 1, b_blocks, n).transpose(1, 2, 0, 3)  # side by side, as B's copy
+    lanes = np.empty_like(acc)
+    np.matmul(sa, sb, out=lanes.reshape(band_blocks, m, b_blocks, n).transpose(0, 2, 1, 3))
+    want = np.add(lanes, acc)
+    if form == "matmul":
+        got = np.add(np.matmul(rows, cols), acc)
+    else:
+        got = acc.copy()
+        if not blas.add_product(rows, cols, got):
+            return False
+    return bool(np.array_equal(want.view(uint), got.view(uint)))
+
+
+_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_NAN_PAYLOADS = {
+    2: (0x7E01, 0x7E02),
+    4: (0x7FC0_0001, 0x7FC0_0002),
+    8: (0x7FF8_0000_0000_0001, 0x7FF8_0000_0000_0002),
+}
 
 
 def lays_out(plan, grid: TileGrid, seg, dtype: np.dtype) -> bool:
