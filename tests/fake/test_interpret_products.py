@@ -435,3 +435,169 @@ def test_an_owned_output_receives_the_layout_in_place():
     want, _ = _serial(a, b, m, n, k, 32, 32, 32, (4, 3), np.float32)
     assert got is out
     assert np.array_equal(_bits(out), _bits(want.reshape(-1)))
+
+
+# ----------------------------------------------------------------------------- merged GEMMs
+
+
+class _Spy:
+    """Counts the products ``rules.products`` makes: 2-D ``numpy.matmul`` calls (a merged
+    band), 4-D ones (lane by lane), and ``blas.add_product`` calls that did the work."""
+
+    def __init__(self, monkeypatch):
+        self.calls = {"2-D": 0, "lanes": 0, "accumulate": 0}
+        real_matmul, real_add = np.matmul, products.blas.add_product
+
+        def matmul(a, b, *args, **kw):
+            if np.ndim(a) == 2 and np.ndim(b) == 2:
+                self.calls["2-D"] += 1
+            elif np.ndim(a) == 4:
+                self.calls["lanes"] += 1
+            return real_matmul(a, b, *args, **kw)
+
+        def add_product(a, b, c):
+            done = real_add(a, b, c)
+            self.calls["accumulate"] += done
+            return done
+
+        monkeypatch.setattr(products.np, "matmul", matmul)
+        monkeypatch.setattr(products.blas, "add_product", add_product)
+
+
+def _verdicts(monkeypatch, **forced):
+    """Force the merged forms' verdicts (form -> bool); the others are measured."""
+    real = products.merge_keeps_bits
+
+    def verdict(dtype, m, n, k, band, blocks, form):
+        return forced[form] if form in forced else real(dtype, m, n, k, band, blocks, form)
+
+    monkeypatch.setattr(products, "merge_keeps_bits", verdict)
+
+
+_MERGE_SHAPES = [
+    (128, 96, 128, 32, 32, 32),  # a 4 x 3 grid
+    (256, 256, 64, 64, 64, 32),  # the bench's tiles, smaller
+    (64, 160, 96, 16, 32, 16),  # tiles that are not square, a 4 x 5 grid
+    (96, 64, 80, 32, 32, 32),  # K past the last whole tile: zero padding
+]
+
+
+@pytest.mark.parametrize("m, n, k, tm, tn, tk", _MERGE_SHAPES)
+@pytest.mark.parametrize("fin", [F32, F64, F16], ids=["f32", "f64", "f16"])
+def test_merged_gemms_give_the_lanes_bits(monkeypatch, fin, m, n, k, tm, tn, tk):
+    fout = F64 if fin is F64 else F32
+    a, b = _inputs(fin, m, n, k, seed=m * 3 + n + k)
+    grid = (m // tm, n // tn)
+    module = matmul_module(m, n, k, tm, tn, tk, fin, fout)
+
+    def run(**forced):
+        with monkeypatch.context() as mp:
+            _verdicts(mp, **forced)
+            out = np.zeros(m * n, fout.numpy_dtype)
+            return interpret(module, "matmul", [a, b, out], grid)[2]
+
+    lanes = run(matmul=False, accumulate=False)
+    want, _ = _serial(a, b, m, n, k, tm, tn, tk, grid, fout.numpy_dtype)
+    assert np.array_equal(_bits(lanes), _bits(want.reshape(-1)))
+    for forced in ({"accumulate": False}, {}):  # numpy's 2-D GEMM + add; beta=1 where found
+        assert np.array_equal(_bits(run(**forced)), _bits(lanes)), forced
+
+
+def test_the_merged_forms_are_taken_where_the_tiles_are_bands(monkeypatch):
+    m = n = 128
+    k, t, trips = 128, 32, 4
+    a, b = _inputs(F32, m, n, k, seed=21)
+    module = matmul_module(m, n, k, t, t, t)
+    args = [a, b, np.zeros(m * n, np.float32)]
+    interpret(module, "matmul", args, (4, 4))  # calibrate outside the count
+    with monkeypatch.context() as mp:
+        _verdicts(mp, accumulate=False)
+        interpret(module, "matmul", args, (4, 4))
+        spy = _Spy(mp)
+        interpret(module, "matmul", args, (4, 4))
+    if products.merge_keeps_bits(np.float32, t, t, t, 4, 4, "matmul"):
+        # one GEMM per trip: the whole 4-block grid fits one band of scratch
+        assert spy.calls == {"2-D": trips, "lanes": 0, "accumulate": 0}
+    else:
+        assert spy.calls["2-D"] == 0 and spy.calls["lanes"] == trips
+    if not products.blas.AVAILABLE:
+        pytest.skip("no bundled ILP64 OpenBLAS here: the beta=1 form is never tried")
+    spy = _Spy(monkeypatch)
+    interpret(module, "matmul", args, (4, 4))
+    if products.merge_keeps_bits(np.float32, t, t, t, 4, 4, "accumulate"):
+        # the first trip adds into the init's zeros (not the loop's own): one 2-D GEMM
+        assert spy.calls["accumulate"] == trips - 1
+        assert spy.calls["2-D"] + spy.calls["lanes"] == 1
+
+
+def test_a_calibration_that_finds_other_bits_keeps_the_lanes(monkeypatch):
+    m = n = k = 128
+    a, b = _inputs(F32, m, n, k, seed=22)
+    module = matmul_module(m, n, k, 32, 32, 32)
+    args = [a, b, np.zeros(m * n, np.float32)]
+    want = interpret(module, "matmul", args, (4, 4))[2]
+    monkeypatch.setattr(products, "_MERGE_VERDICTS", {})
+    monkeypatch.setattr(products, "_calibrate", lambda *a: False)
+    spy = _Spy(monkeypatch)
+    got = interpret(module, "matmul", args, (4, 4))[2]
+    assert spy.calls == {"2-D": 0, "lanes": 4, "accumulate": 0}
+    assert set(products._MERGE_VERDICTS.values()) == {False}
+    assert np.array_equal(_bits(got), _bits(want))
+
+
+def test_a_calibration_compares_bits_and_remembers_its_verdict(monkeypatch):
+    monkeypatch.setattr(products, "_MERGE_VERDICTS", {})
+    calls = []
+    real = products._calibrate
+    monkeypatch.setattr(products, "_calibrate", lambda *a: calls.append(a) or real(*a))
+    first = products.merge_keeps_bits(np.float32, 16, 8, 32, 3, 5, "matmul")
+    assert products.merge_keeps_bits(np.float32, 16, 8, 32, 3, 5, "matmul") is first
+    assert len(calls) == 1  # measured once per shape class
+    # a BLAS that rounds its merged product differently is caught: perturb one bit
+    real_matmul = np.matmul
+
+    def off_by_one_ulp(x, y, *args, **kw):
+        out = real_matmul(x, y, *args, **kw)
+        if np.ndim(x) == 2:
+            out.view(np.uint32).reshape(-1)[7] ^= 1
+        return out
+
+    monkeypatch.setattr(products.np, "matmul", off_by_one_ulp)
+    assert products._calibrate("matmul", np.dtype(np.float32), 16, 8, 32, 3, 5) is False
+    with pytest.raises(ValueError, match="no merged form 'gemv'"):
+        products.merge_keeps_bits(np.float32, 16, 8, 32, 3, 5, "gemv")
+
+
+def test_b_tiles_are_copied_side_by_side_and_a_tiles_stacked():
+    rng = np.random.default_rng(23)
+    b_tiles = rng.standard_normal((1, 4, 5, 6)).astype(np.float32)
+    laid = products._side_by_side(b_tiles)
+    assert np.array_equal(laid, b_tiles)
+    cols = products._as_columns(laid)
+    assert cols is not None and np.array_equal(cols, np.concatenate(list(b_tiles[0]), axis=1))
+    assert products._as_columns(np.ascontiguousarray(b_tiles)) is None  # one after another
+    along_rows = products._side_by_side(b_tiles.transpose(1, 0, 2, 3))  # (4, 1, 5, 6)
+    assert products._as_columns(along_rows.transpose(1, 0, 2, 3)) is not None
+    a_tiles = rng.standard_normal((3, 1, 8, 5)).astype(np.float32)
+    rows = products._as_rows(a_tiles)
+    assert rows is not None and np.array_equal(rows, a_tiles.reshape(24, 5))
+    assert products._as_rows(a_tiles[::2]) is None  # a gap between the bands
+    every_other = products._as_rows(a_tiles[:, :, ::2])  # still one strided matrix
+    assert every_other is not None and np.array_equal(every_other, a_tiles.reshape(24, 5)[::2])
+
+
+@pytest.mark.skipif(not products.blas.AVAILABLE, reason="no bundled ILP64 OpenBLAS")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_blas_add_product_adds_into_c_and_refuses_what_it_cannot_take(dtype):
+    rng = np.random.default_rng(24)
+    a = rng.standard_normal((48, 16)).astype(dtype)
+    b = rng.standard_normal((16, 40)).astype(dtype)
+    c = rng.standard_normal((48, 40)).astype(dtype)
+    got = c.copy()
+    assert products.blas.add_product(a, b, got)
+    np.testing.assert_allclose(got, c + a @ b, rtol=1e-5 if dtype == np.float32 else 1e-12)
+    untouched = c.copy()
+    assert not products.blas.add_product(a[:, ::2], b[::2], untouched)  # columns strided
+    assert not products.blas.add_product(a.astype(np.float16), b, untouched)
+    assert not products.blas.add_product(a, b[:, :20], untouched)  # shapes disagree
+    assert np.array_equal(untouched, c)
