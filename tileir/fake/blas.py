@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -30,7 +30,7 @@ _ROW_MAJOR, _NO_TRANS = 101, 111
 _SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_", "cblas_dgemm64_"))
 
 
-def _load() -> dict[np.dtype, object]:
+def _load() -> dict[np.dtype, Any]:
     """dtype -> the CBLAS gemm of numpy's bundled ILP64 OpenBLAS (empty where there is none)."""
     libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
     for path in sorted(glob.glob(os.path.join(libs, "*openblas64_*.so*"))):
@@ -39,19 +39,18 @@ def _load() -> dict[np.dtype, object]:
         except OSError:
             continue
         for names in _SYMBOLS:
-            found = [getattr(lib, name, None) for name in names]
-            if all(f is not None for f in found):
-                table = {}
-                for dtype, fn, scalar in zip(
-                    (np.dtype(np.float32), np.dtype(np.float64)),
-                    found,
-                    (ctypes.c_float, ctypes.c_double),
-                ):
-                    i, p = ctypes.c_int64, ctypes.c_void_p
-                    fn.argtypes = [ctypes.c_int] * 3 + [i] * 3 + [scalar, p, i, p, i, scalar, p, i]
-                    fn.restype = None
-                    table[dtype] = fn
-                return table
+            try:
+                found = [getattr(lib, name) for name in names]
+            except AttributeError:  # not this library's naming
+                continue
+            table: dict[np.dtype, Any] = {}
+            i, p = ctypes.c_int64, ctypes.c_void_p
+            dtypes: tuple[np.dtype, ...] = (np.dtype(np.float32), np.dtype(np.float64))
+            for dtype, fn, scalar in zip(dtypes, found, (ctypes.c_float, ctypes.c_double)):
+                fn.argtypes = [ctypes.c_int] * 3 + [i] * 3 + [scalar, p, i, p, i, scalar, p, i]
+                fn.restype = None
+                table[dtype] = fn
+            return table
     return {}
 
 

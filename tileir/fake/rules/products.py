@@ -237,10 +237,12 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
     a_blocks, b_blocks = sa.shape[0], sb.shape[1]
     m, n, k = sa.shape[-2], sb.shape[-1], sa.shape[-1]
     rows_2d, cols_2d = _as_rows(sa), _as_columns(sb)
-    mergeable = rows_2d is not None and cols_2d is not None
+    if rows_2d is None or cols_2d is None:
+        rows_2d = cols_2d = None  # lane by lane
     if (
         into
-        and mergeable
+        and rows_2d is not None
+        and cols_2d is not None
         and blas.AVAILABLE
         and merge_keeps_bits(base.dtype, m, n, k, a_blocks, b_blocks, "accumulate")
         and blas.add_product(rows_2d, cols_2d, base)
@@ -249,15 +251,16 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
     band_bytes = m * base.shape[1] * base.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(band_bytes, 1))
     scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
-    merged = mergeable and merge_keeps_bits(
+    if rows_2d is not None and not merge_keeps_bits(
         base.dtype, m, n, k, min(step, a_blocks), b_blocks, "matmul"
-    )
+    ):
+        rows_2d = cols_2d = None
     for r0 in range(0, a_blocks, step):
         r1 = min(a_blocks, r0 + step)
         band = base[r0 * m : r1 * m]
         part = band if scratch is None else scratch[: (r1 - r0) * m]
         lanes_view = part.reshape(r1 - r0, m, b_blocks, n).transpose(0, 2, 1, 3)
-        if merged:  # one GEMM for the band: A's blocks r0..r1 times all of B
+        if rows_2d is not None and cols_2d is not None:  # one GEMM: A's blocks r0..r1, all B
             np.matmul(rows_2d[r0 * m : r1 * m], cols_2d, out=part)
         else:
             np.matmul(sa[r0:r1], sb, out=lanes_view)
