@@ -17,12 +17,15 @@ beside plain numpy doing the same work (bench/fake_device.py times the two).
 
 :func:`case` records a kernel and makes its inputs: a :class:`Case` holds the
 recorded kernel, the launch's arguments, and the numpy function whose answer the
-interpreter's output buffer must match.
+interpreter's output buffer must match; for matmul and flash attention also ``steps_fn``,
+"numpy, the kernel's steps": the kernel's own arithmetic (the per-K-step products rounded
+before each add, the blockwise online softmax) in bulk numpy over all blocks at once, whose
+answer the interpreter should match bit for bit (bench/fake_device.py checks and says).
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 import attrs
 import numpy as np
@@ -65,6 +68,8 @@ class Case:
     rtol: float
     atol: float
     work: str
+    #: the kernel's own steps in bulk numpy (same signature as ``numpy_fn``), or None
+    steps_fn: Optional[Callable] = attrs.field(default=None, repr=False)
 
 
 # ----------------------------------------------------------------------------- vadd
@@ -237,7 +242,34 @@ def matmul(rng, m: int, n: int, k: int, tm: int, tn: int, tk: int) -> Case:
         1e-4,
         1e-3 * np.sqrt(k),
         f"{m}x{n}x{k} f32, {tm}x{tn}x{tk} tiles",
+        _np_matmul_steps(m, n, k, tk),
     )
+
+
+#: bytes of product the kernel's-steps peers make at once (a band that stays in cache)
+STEPS_SCRATCH_BYTES = 1 << 20
+
+
+def _np_matmul_steps(m: int, n: int, k: int, tk: int):
+    """The kernel's arithmetic over all blocks at once: per K step of ``tk``, the product
+    of every block (one 2-D GEMM per band of rows, into a cache-sized scratch), rounded to
+    f32, then added into the accumulator (``numpy.add(product, acc)``, as ``mmaf``)."""
+    band = max(1, STEPS_SCRATCH_BYTES // (n * 4))
+
+    def run(a, b, c):
+        am, bm = a.reshape(m, k), b.reshape(k, n)
+        acc = np.zeros((m, n), np.float32)
+        scratch = np.empty((min(band, m), n), np.float32)
+        for k0 in range(0, k, tk):
+            ak, bk = am[:, k0 : k0 + tk], bm[k0 : k0 + tk]
+            for r0 in range(0, m, band):
+                rows = acc[r0 : r0 + band]
+                part = scratch[: rows.shape[0]]
+                np.matmul(ak[r0 : r0 + band], bk, out=part)
+                np.add(part, rows, out=rows)
+        return acc
+
+    return run
 
 
 # ----------------------------------------------------------------------------- flash attention
@@ -275,7 +307,43 @@ def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
         1e-4,
         1e-5,
         f"{n} queries/keys of width {d}, blocks {bq}x{bk}, f32",
+        _np_flash_steps(n, d, bk),
     )
+
+
+def _pairwise_rows(x: np.ndarray) -> np.ndarray:
+    """Row sums as ``reduce_sum`` makes them (tileir.fake.rules.misc): neighbours added
+    pairwise, a balanced tree, a level of odd length padded with zero; keepdims."""
+    while x.shape[-1] > 1:
+        if x.shape[-1] % 2:
+            x = np.concatenate([x, np.zeros(x.shape[:-1] + (1,), x.dtype)], axis=-1)
+        x = x[..., 0::2] + x[..., 1::2]
+    return x
+
+
+def _np_flash_steps(n: int, d: int, bk: int):
+    """The chapter kernel's flash attention (tileir/kernels/chapter.py) step by step in f32,
+    every query block at once: per key block, ``s = (q k^T + 0) * scale`` (one GEMM over all
+    queries), the running maximum, ``p = exp(s - m)``, the rescaled running sum and
+    ``acc = p v + acc * alpha``; at the end ``acc / l``."""
+
+    def run(q, k, v, o, scale):
+        qm, km, vm = q.reshape(n, d), k.reshape(n, d), v.reshape(n, d)
+        scale = np.float32(scale)
+        m = np.full((n, 1), -np.inf, np.float32)
+        total = np.zeros((n, 1), np.float32)
+        acc = np.zeros((n, d), np.float32)
+        for j in range(0, n, bk):
+            s = np.add(qm @ km[j : j + bk].T, np.float32(0)) * scale
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p = np.exp(s - m_new)
+            alpha = np.exp(m - m_new)
+            total = total * alpha + _pairwise_rows(p)
+            acc = np.add(p @ vm[j : j + bk], acc * alpha)
+            m = m_new
+        return acc / total
+
+    return run
 
 
 _BUILDERS = {

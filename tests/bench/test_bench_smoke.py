@@ -97,6 +97,39 @@ def test_interpreter_gives_numpys_answer_at_a_tiny_size(name):
     np.testing.assert_allclose(got, want, rtol=c.rtol, atol=c.atol)
 
 
+STEPS_KERNELS = [name for name in fake_kernels.NAMES if fake_kernels.case(name, "tiny").steps_fn]
+
+
+def test_matmul_and_flash_attention_have_the_kernels_steps_peer():
+    assert set(STEPS_KERNELS) == {"matmul", "flash_attn"}
+
+
+@pytest.mark.parametrize("name", STEPS_KERNELS)
+def test_the_kernels_steps_give_the_interpreters_bits_at_a_tiny_size(name):
+    c = fake_kernels.case(name, "tiny")
+    assert fake_device.same_steps(c) is True
+    want = np.asarray(c.numpy_fn(*c.args)).reshape(-1)
+    np.testing.assert_allclose(c.steps_fn(*c.args).reshape(-1), want, rtol=c.rtol, atol=c.atol)
+    assert "steps" in fake_device.measure(c, 1)
+
+
+def test_same_steps_says_when_the_bits_differ_and_when_there_is_no_peer():
+    c = fake_kernels.case("matmul", "tiny")
+    off = fake_kernels.Case(
+        c.name,
+        c.kernel,
+        c.args,
+        c.numpy_fn,
+        c.out,
+        c.rtol,
+        c.atol,
+        c.work,
+        lambda *a: np.nextafter(c.steps_fn(*a), np.float32(np.inf)),
+    )
+    assert fake_device.same_steps(off) is False
+    assert fake_device.same_steps(fake_kernels.case("vadd", "tiny")) is None
+
+
 def test_check_refuses_a_wrong_answer():
     c = fake_kernels.case("vadd", "tiny")
     wrong = fake_kernels.Case(
@@ -147,6 +180,14 @@ def test_peak_bytes_sees_a_numpy_buffer_and_the_report_judges_every_goal():
     assert "vadd FakeDevice.run/interpret 1.10x <= 1.3x: met" in text
     assert "vadd_small peak memory 3.00x numpy's <= 2x: MISSED" in text
     assert "cells of 64 / in cells of 1024: 2.00x <= 1.5x: MISSED" in text
+    assert "kernel's steps" not in text  # no row has that peer
+    mm = dict(t, interpret=4.0, steps=2.0)
+    text = fake_device.report(
+        [("matmul", "w", mm, 0.0, {"numpy": 1, "interpret": 1}, True)], 1, {}, None
+    )
+    steps_row = next(ln for ln in text.splitlines() if ln.startswith("matmul ") and "yes" in ln)
+    assert steps_row.split()[1:] == ["2.000", "s", "2.00x", "4.00x", "2.00x", "yes"]
+    assert "matmul 4.00x <= 2.5x: MISSED" in text  # the goal stays against plain numpy
 
 
 # ----------------------------------------------------------------------------- startup
