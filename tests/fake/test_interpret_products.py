@@ -468,8 +468,10 @@ def _verdicts(monkeypatch, **forced):
     """Force the merged forms' verdicts (form -> bool); the others are measured."""
     real = products.merge_keeps_bits
 
-    def verdict(dtype, m, n, k, band, blocks, form):
-        return forced[form] if form in forced else real(dtype, m, n, k, band, blocks, form)
+    def verdict(dtype, m, n, k, band, blocks, form, b_order="rows"):
+        if form in forced:
+            return forced[form]
+        return real(dtype, m, n, k, band, blocks, form, b_order)
 
     monkeypatch.setattr(products, "merge_keeps_bits", verdict)
 
@@ -563,41 +565,69 @@ def test_a_calibration_compares_bits_and_remembers_its_verdict(monkeypatch):
         return out
 
     monkeypatch.setattr(products.np, "matmul", off_by_one_ulp)
-    assert products._calibrate("matmul", np.dtype(np.float32), 16, 8, 32, 3, 5) is False
+    assert products._calibrate("matmul", np.dtype(np.float32), 16, 8, 32, 3, 5, "rows") is False
     with pytest.raises(ValueError, match="no merged form 'gemv'"):
         products.merge_keeps_bits(np.float32, 16, 8, 32, 3, 5, "gemv")
+    with pytest.raises(ValueError, match="no order 'diagonal'"):
+        products.merge_keeps_bits(np.float32, 16, 8, 32, 3, 5, "matmul", "diagonal")
 
 
-def test_b_tiles_are_copied_side_by_side_and_a_tiles_stacked():
-    rng = np.random.default_rng(23)
-    b_tiles = rng.standard_normal((1, 4, 5, 6)).astype(np.float32)
-    laid = products._side_by_side(b_tiles)
-    assert np.array_equal(laid, b_tiles)
-    cols = products._as_columns(laid)
-    assert cols is not None and np.array_equal(cols, np.concatenate(list(b_tiles[0]), axis=1))
-    assert products._as_columns(np.ascontiguousarray(b_tiles)) is None  # one after another
-    along_rows = products._side_by_side(b_tiles.transpose(1, 0, 2, 3))  # (4, 1, 5, 6)
-    assert products._as_columns(along_rows.transpose(1, 0, 2, 3)) is not None
-    a_tiles = rng.standard_normal((3, 1, 8, 5)).astype(np.float32)
-    rows = products._as_rows(a_tiles)
-    assert rows is not None and np.array_equal(rows, a_tiles.reshape(24, 5))
-    assert products._as_rows(a_tiles[::2]) is None  # a gap between the bands
-    every_other = products._as_rows(a_tiles[:, :, ::2])  # still one strided matrix
-    assert every_other is not None and np.array_equal(every_other, a_tiles.reshape(24, 5)[::2])
-
-
-@pytest.mark.skipif(not products.blas.AVAILABLE, reason="no bundled ILP64 OpenBLAS")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_blas_add_product_adds_into_c_and_refuses_what_it_cannot_take(dtype):
-    rng = np.random.default_rng(24)
-    a = rng.standard_normal((48, 16)).astype(dtype)
-    b = rng.standard_normal((16, 40)).astype(dtype)
-    c = rng.standard_normal((48, 40)).astype(dtype)
-    got = c.copy()
-    assert products.blas.add_product(a, b, got)
-    np.testing.assert_allclose(got, c + a @ b, rtol=1e-5 if dtype == np.float32 else 1e-12)
-    untouched = c.copy()
-    assert not products.blas.add_product(a[:, ::2], b[::2], untouched)  # columns strided
-    assert not products.blas.add_product(a.astype(np.float16), b, untouched)
-    assert not products.blas.add_product(a, b[:, :20], untouched)  # shapes disagree
-    assert np.array_equal(untouched, c)
+@pytest.mark.parametrize("b_order", ["rows", "columns"])
+def test_a_batch_times_one_tile_is_one_gemm_with_the_lanes_bits(monkeypatch, dtype, b_order):
+    rng = np.random.default_rng(25)
+    a = rng.standard_normal((6, 16, 24)).astype(dtype)
+    b = rng.standard_normal((1, 24, 40)).astype(dtype)
+    if b_order == "columns":  # a transposed tile, as flash attention's k^T
+        b = np.ascontiguousarray(b.transpose(0, 2, 1)).transpose(0, 2, 1)
+    want = np.matmul(a, b)
+    merges = products.merge_keeps_bits(dtype, 16, 40, 24, 6, 1, "matmul", b_order)  # calibrated
+    spy = _Spy(monkeypatch)
+    got = products.batch_product(a, np.broadcast_to(b, (6, 24, 40)))  # a widened tile too
+    if merges:
+        assert spy.calls["2-D"] == 1 and spy.calls["lanes"] == 0
+        assert np.array_equal(_bits(got), _bits(want))
+    else:
+        assert got is None
+    # where it does not apply: B per lane, A's lanes not bands of one matrix, one lane
+    assert products.batch_product(a, np.ascontiguousarray(np.broadcast_to(b, (6, 24, 40)))) is None
+    assert products.batch_product(a[::2], b) is None
+    assert products.batch_product(a[:1], b) is None
+    assert products.batch_product(a.astype(np.float16), b.astype(np.float16)) is None
+
+
+def test_a_batch_whose_calibration_finds_other_bits_is_multiplied_lane_by_lane(monkeypatch):
+    monkeypatch.setattr(products, "_MERGE_VERDICTS", {})
+    monkeypatch.setattr(products, "_calibrate", lambda *a: False)
+    rng = np.random.default_rng(26)
+    a = rng.standard_normal((4, 8, 8)).astype(np.float32)
+    assert products.batch_product(a, a[:1]) is None
+
+
+@pytest.mark.parametrize("name", ["flash_attn_f32_d64", "flash_attn_f64_d64"])
+def test_flash_attention_multiplies_every_query_block_at_once_with_the_same_bits(
+    monkeypatch, name
+):
+    from tileir.fake import FakeDevice
+    from tileir.kernels import registry
+
+    spec = registry.get(name)
+    kernel = spec.kernel()
+
+    def run(**forced):
+        inputs, grid = spec.inputs(np.random.default_rng(3))
+        with monkeypatch.context() as mp:
+            _verdicts(mp, **forced)
+            spy = _Spy(mp)
+            out = FakeDevice(mode="interpret").run(kernel, *inputs, grid=grid)
+            return out, spy.calls
+
+    lanes, by_lane = run(matmul=False)
+    merged, calls = run()
+    assert by_lane["2-D"] == 0 and by_lane["lanes"] == 0  # 3-D batches: no 2-D GEMM
+    assert calls["2-D"] > 0  # this machine's BLAS keeps the bits merged (else no merging)
+    floats_out = [x for x in lanes if isinstance(x, np.ndarray) and x.dtype.kind == "f"]
+    assert floats_out
+    for x, y in zip(lanes, merged):
+        if isinstance(x, np.ndarray) and x.dtype.kind == "f":
+            assert np.array_equal(_bits(x), _bits(y))

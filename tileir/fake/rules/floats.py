@@ -27,7 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 from tileir.fake.rounding import arith, to_format
-from tileir.fake.rules.products import grid_operands, lane_operands, multiply_add
+from tileir.fake.rules.products import (
+    batch_product,
+    grid_operands,
+    lane_operands,
+    multiply_add,
+)
 from tileir.fake.values import TileGrid, plain, value_dtype
 from tileir.ir.numerics import scalar_value, tf32_round
 from tileir.ir.signatures import attr_of
@@ -219,7 +224,9 @@ def _grid_matmul(a, b, convert) -> np.ndarray:
     and converted once, not once per lane (the products are the same ones)."""
     grids = [v for v in (a, b) if type(v) is TileGrid]
     if not grids:
-        return np.matmul(convert(a), convert(b))
+        ca, cb = convert(a), convert(b)
+        merged = batch_product(ca, cb)  # one GEMM for every lane, where that keeps the bits
+        return np.matmul(ca, cb) if merged is None else merged
     rows, cols = grids[0].view.shape[:2]
     shaped = grid_operands(a, b, (rows, cols), convert)
     if shaped is None:

@@ -58,6 +58,7 @@ __all__ = [
     "lane_operands",
     "multiply_add",
     "merge_keeps_bits",
+    "batch_product",
     "MERGED_FORMS",
     "lays_out",
 ]
@@ -297,7 +298,14 @@ MERGED_FORMS = ("matmul", "accumulate")
 
 
 def merge_keeps_bits(
-    dtype: np.dtype, m: int, n: int, k: int, band_blocks: int, b_blocks: int, form: str
+    dtype: np.dtype,
+    m: int,
+    n: int,
+    k: int,
+    band_blocks: int,
+    b_blocks: int,
+    form: str,
+    b_order: str = "rows",
 ) -> bool:
     """Whether ``band_blocks`` A tiles of ``m x k`` times ``b_blocks`` B tiles of ``k x n``,
     each product added to an accumulator tile, give the same bits merged as lane by lane
@@ -305,22 +313,29 @@ def merge_keeps_bits(
     ``numpy.add(product, acc)``).  ``form`` is the merged way: ``"matmul"``, one 2-D
     ``numpy.matmul`` of the band (``band_blocks * m`` rows) times the columns
     (``b_blocks * n``), then the same add; ``"accumulate"``, one GEMM with ``beta = 1``
-    into the accumulator (:func:`tileir.fake.blas.add_product`).  Measured once per shape
-    class on random operands with NaNs of two payloads, then remembered."""
+    into the accumulator (:func:`tileir.fake.blas.add_product`).  ``b_order`` is how B's
+    matrix lies: ``"rows"`` (row-major) or ``"columns"`` (a transposed view: numpy has BLAS
+    read it transposed, both ways).  Measured once per shape class on random operands with
+    NaNs of two payloads, then remembered."""
     dtype = np.dtype(dtype)
-    key = (form, dtype.str, m, n, k, band_blocks, b_blocks)
+    key = (form, dtype.str, m, n, k, band_blocks, b_blocks, b_order)
     verdict = _MERGE_VERDICTS.get(key)
     if verdict is None:
-        verdict = _MERGE_VERDICTS[key] = _calibrate(form, dtype, m, n, k, band_blocks, b_blocks)
+        verdict = _calibrate(form, dtype, m, n, k, band_blocks, b_blocks, b_order)
+        _MERGE_VERDICTS[key] = verdict
     return verdict
 
 
-def _calibrate(form: str, dtype: np.dtype, m, n, k, band_blocks, b_blocks) -> bool:
+def _calibrate(form: str, dtype: np.dtype, m, n, k, band_blocks, b_blocks, b_order) -> bool:
     if form not in MERGED_FORMS:
         raise ValueError(f"no merged form {form!r}: one of {MERGED_FORMS}")
+    if b_order not in ("rows", "columns"):
+        raise ValueError(f"no order {b_order!r} of B's matrix: 'rows' or 'columns'")
     rng = np.random.default_rng(0x5EED)
     rows = rng.standard_normal((band_blocks * m, k)).astype(dtype)
     cols = rng.standard_normal((k, b_blocks * n)).astype(dtype)
+    if b_order == "columns":
+        cols = np.asfortranarray(cols)
     acc = rng.standard_normal((band_blocks * m, b_blocks * n)).astype(dtype)
     uint = _UINT[dtype.itemsize]
     # a NaN row of products meeting NaN accumulators: which payload survives is the order
@@ -329,7 +344,9 @@ def _calibrate(form: str, dtype: np.dtype, m, n, k, band_blocks, b_blocks) -> bo
         _NAN_PAYLOADS[dtype.itemsize][1]
     )
     sa = rows.reshape(band_blocks, 1, m, k)
-    sb = cols.reshape(k, 1, b_blocks, n).transpose(1, 2, 0, 3)  # side by side, as B's copy
+    # B's tiles side by side in its matrix, as B's copy (or a transposed view) has them
+    st_k, st_n = cols.strides
+    sb = np.lib.stride_tricks.as_strided(cols, (1, b_blocks, k, n), (0, n * st_n, st_k, st_n))
     lanes = np.empty_like(acc)
     np.matmul(sa, sb, out=lanes.reshape(band_blocks, m, b_blocks, n).transpose(0, 2, 1, 3))
     want = np.add(lanes, acc)
@@ -342,6 +359,39 @@ def _calibrate(form: str, dtype: np.dtype, m, n, k, band_blocks, b_blocks) -> bo
     return bool(np.array_equal(want.view(uint), got.view(uint)))
 
 
+def batch_product(a: np.ndarray, b: np.ndarray) -> Optional[np.ndarray]:
+    """``numpy.matmul(a, b)`` for a plain batch ``a`` of ``(lanes, m, k)`` tiles that are row
+    bands of one matrix (a load's view of a buffer, or a fresh array) times one ``k x n``
+    tile ``b`` (batch 1, or that tile broadcast), as ONE 2-D GEMM of the ``(lanes * m, k)``
+    matrix (flash attention's ``q k^T`` and ``p v``: numpy would make one small GEMM per
+    lane), where this BLAS gives the lanes' bits that way (:func:`merge_keeps_bits`; the
+    row strides, which BLAS packs away, are not part of the shape class); None where it
+    does not apply."""
+    if a.ndim != 3 or b.ndim != 3 or a.shape[0] < 2:
+        return None
+    if b.shape[0] != 1 and (b.shape[0] != a.shape[0] or b.strides[0] != 0):
+        return None  # B differs from lane to lane (a broadcast of one tile is one tile)
+    if a.dtype != b.dtype or a.dtype not in _FLOATS or a.shape[2] != b.shape[1]:
+        return None
+    lanes, m, k = a.shape
+    n = b.shape[2]
+    if a.strides[0] != m * a.strides[1] or 0 in a.shape or 0 in b.shape:
+        return None
+    b2 = b[0]
+    isz = b.dtype.itemsize
+    if b2.strides[1] == isz and b2.strides[0] >= n * isz:
+        order = "rows"
+    elif b2.strides[0] == isz and b2.strides[1] >= k * isz:
+        order = "columns"
+    else:
+        return None
+    if not merge_keeps_bits(a.dtype, m, n, k, lanes, 1, "matmul", order):
+        return None
+    rows = np.lib.stride_tricks.as_strided(a, (lanes * m, k), a.strides[1:])
+    return np.matmul(rows, b2).reshape(lanes, m, n)
+
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 _NAN_PAYLOADS = {
     2: (0x7E01, 0x7E02),
