@@ -191,7 +191,7 @@ def test_a_k_loop_donates_its_accumulator_and_the_mmaf_takes_it(monkeypatch):
     assert donation.accumulators(loop) == {acc_arg.id}
     calls = []
     real = floats.multiply_add
-    monkeypatch.setattr(floats, "multiply_add", lambda *a: calls.append(a[-1]) or real(*a))
+    monkeypatch.setattr(floats, "multiply_add", lambda *a: calls.append(a[4]) or real(*a))  # into
     a, b = _inputs(F32, 128, 128, 128, seed=2)
     interpret(module, "matmul", [a, b, np.zeros(128 * 128, np.float32)], (4, 4))
     assert calls == [False, True, True, True]  # the first trip's accumulator is the init's

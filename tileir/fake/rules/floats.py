@@ -275,7 +275,7 @@ def _accumulate(ctx, op, a, b, c, convert):
     shaped = lane_operands(a, b, c, convert)
     if shaped is None:
         return None
-    sa, sb, lanes = shaped
+    sa, sb, lanes, uncopied = shaped
     if type(c) is TileGrid:
         into = c.view.shape[:2] == lanes and c.view.flags.writeable
     else:
@@ -287,7 +287,7 @@ def _accumulate(ctx, op, a, b, c, convert):
         )
     if type(c) is TileGrid and not into:
         c = c.array()
-    return multiply_add(sa, sb, lanes, c, into)
+    return multiply_add(sa, sb, lanes, c, into, uncopied)
 
 
 def _mmaf_scaled(ctx, op, args):

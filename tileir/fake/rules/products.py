@@ -27,17 +27,23 @@ tests/fake/test_interpret_products.py checks every lane against a serial 2-D ``m
 ``add``.
 
 Over a matmul's grid whose A tiles are row bands of one strided matrix and whose B tiles are
-column bands of another (the tiles a K trip loads, copied once by :func:`grid_operands` so that
-B's lie side by side), a band of A rows times all of B's columns is ONE 2-D GEMM rather than
-numpy's one small GEMM per lane.  Merging along K would change the bits (the sum's order), but
-merging along M and N with K fixed need not: each output element is still one dot product of
-length K, and OpenBLAS splits the big product into the same micro-kernel calls.  Whether it does
-is the BLAS's business, so it is measured, not assumed: the first product of each shape class
-``(dtype, m, n, k, A blocks in a band, B blocks)`` computes a random case both ways and takes
-the merged form only where every bit agrees (:func:`merge_keeps_bits`; the verdicts are a memo,
+column bands of another (the tiles a K trip loads: windows of the buffers, never copied on this
+path; the per-lane path copies them, B's side by side), a band of A rows times all of B's
+columns is ONE 2-D GEMM rather than numpy's one small GEMM per lane, and into a loop's
+accumulator one GEMM with ``beta = 1`` (:mod:`tileir.fake.blas`) makes and adds every product
+in one pass.  A plain batch of row bands times one tile (flash attention's ``q k^T``) is one
+GEMM likewise (:func:`batch_product`).
+
+Merging along K would change the bits (the sum's order), but merging along M and N with K fixed
+need not: each output element is still one dot product of length K, and OpenBLAS splits the
+big product into the same micro-kernel calls (and packs its operands, so a window's row stride
+is not seen).  Whether it does is the BLAS's business, so it is measured, not assumed: the
+first product of each shape class (the form, dtype, ``m, n, k``, A blocks in a band, B blocks,
+B's order) computes a random case, NaNs of two payloads included, both ways and takes the
+merged form only where every bit agrees (:func:`merge_keeps_bits`; the verdicts are a memo,
 ``tileir.ir.memo``, since they are a function of this process's BLAS alone).  Where a shape
-class disagrees (another CPU, another BLAS) its lanes keep their own products.  Merging along K
-is never tried: one GEMM over a whole K trip of the 1024^3 bench matmul gives other bits.
+class disagrees (another CPU, another BLAS) its lanes keep their own products.  Merging along
+K is never tried: one GEMM over a whole K trip of the 1024^3 bench matmul gives other bits.
 """
 
 from __future__ import annotations
@@ -68,9 +74,12 @@ SCRATCH_BYTES = 1 << 20
 
 
 def lane_operands(a, b, c: np.ndarray, convert: Callable) -> Optional[tuple]:
-    """``(sa, sb, (rows, cols))``: the converted operands with two leading lane axes, each of
-    length 1 where the operand is the same along it, for ``rows * cols`` lanes in row-major
-    order; None where the operands' lanes do not line up (the caller multiplies plainly)."""
+    """``(sa, sb, (rows, cols), uncopied)``: the converted operands with two leading lane
+    axes, each of length 1 where the operand is the same along it, for ``rows * cols`` lanes
+    in row-major order; None where the operands' lanes do not line up (the caller multiplies
+    plainly).  A :class:`~tileir.fake.values.TileGrid` operand is left a window of its buffer
+    (``uncopied`` says which): :func:`multiply_add` copies it only if it multiplies lane by
+    lane, since one merged GEMM reads a window as fast as a copy."""
     grids = [v for v in (a, b) if type(v) is TileGrid]
     if not grids:
         if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
@@ -79,18 +88,23 @@ def lane_operands(a, b, c: np.ndarray, convert: Callable) -> Optional[tuple]:
         lanes = max(ca.shape[0], cb.shape[0], c.shape[0])
         if any(n not in (1, lanes) for n in (ca.shape[0], cb.shape[0], c.shape[0])):
             return None
-        return ca[:, None], cb[:, None], (lanes, 1)
+        return ca[:, None], cb[:, None], (lanes, 1), (False, False)
     rows, cols = grids[0].view.shape[:2]
     if c.shape[0] not in (1, rows * cols):
         return None
-    shaped = grid_operands(a, b, (rows, cols), convert)
-    return None if shaped is None else (shaped[0], shaped[1], (rows, cols))
+    shaped = grid_operands(a, b, (rows, cols), convert, copy=False)
+    if shaped is None:
+        return None
+    return shaped[0], shaped[1], (rows, cols), (type(a) is TileGrid, type(b) is TileGrid)
 
 
-def grid_operands(a, b, lanes: tuple[int, int], convert: Callable) -> Optional[list]:
+def grid_operands(
+    a, b, lanes: tuple[int, int], convert: Callable, copy: bool = True
+) -> Optional[list]:
     """``[a, b]`` converted, each with two leading lane axes ``lanes`` (length 1 where it
-    repeats): a :class:`~tileir.fake.values.TileGrid` of those lanes as its distinct tiles,
-    a plain batch of every lane (or of one) reshaped; None for any other operand."""
+    repeats): a :class:`~tileir.fake.values.TileGrid` of those lanes as its distinct tiles
+    (copied as :func:`_copied_tiles` lays them out, unless not ``copy``), a plain batch of
+    every lane (or of one) reshaped; None for any other operand."""
     rows, cols = lanes
     shaped = []
     for right, v in enumerate((a, b)):
@@ -98,13 +112,19 @@ def grid_operands(a, b, lanes: tuple[int, int], convert: Callable) -> Optional[l
             # contiguous: BLAS is faster on the few distinct tiles than on windows of
             # the whole buffer
             tiles = convert(v.compact())
-            shaped.append(_side_by_side(tiles) if right else np.ascontiguousarray(tiles))
+            shaped.append(_copied_tiles(tiles, bool(right)) if copy else tiles)
         elif type(v) is np.ndarray and v.shape[0] in (1, rows * cols):
             lead = (rows, cols) if v.shape[0] > 1 else (1, 1)
             shaped.append(convert(v).reshape(lead + v.shape[1:]))
         else:
             return None
     return shaped
+
+
+def _copied_tiles(tiles: np.ndarray, right: bool) -> np.ndarray:
+    """A TileGrid's distinct tiles copied contiguously, as the per-lane GEMMs read them
+    fastest: A's one after another, B's side by side (:func:`_side_by_side`)."""
+    return _side_by_side(tiles) if right else np.ascontiguousarray(tiles)
 
 
 def _side_by_side(tiles: np.ndarray) -> np.ndarray:
@@ -119,13 +139,21 @@ def _side_by_side(tiles: np.ndarray) -> np.ndarray:
     return np.moveaxis(bands, 2, axis)
 
 
-def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into: bool):
+def multiply_add(
+    sa: np.ndarray,
+    sb: np.ndarray,
+    lanes: tuple[int, int],
+    c,
+    into: bool,
+    uncopied: tuple[bool, bool] = (False, False),
+):
     """``matmul(sa, sb) + c`` for every lane, ``rows * cols`` of them, in ``c``'s dtype (the
     product's too): ``c`` itself overwritten when ``into`` (an array, or a
     :class:`~tileir.fake.values.TileGrid` this function made before), else a fresh array,
     or a fresh TileGrid in the layout of C where the lanes are a grid of A rows and B
     columns (:func:`_layout`).  None when the product's tile is not ``c``'s (the caller's
-    plain path says what numpy makes of it)."""
+    plain path says what numpy makes of it).  ``uncopied`` says which operand is a TileGrid's
+    tiles left windows of their buffer (:func:`lane_operands`)."""
     rows, cols = lanes
     grid_c = type(c) is TileGrid
     tile = tuple(c.view.shape[2:]) if grid_c else c.shape[1:]
@@ -149,8 +177,9 @@ def multiply_add(sa: np.ndarray, sb: np.ndarray, lanes: tuple[int, int], c, into
     if across is not None and (grid_c or not into):  # a matmul's grid: C's layout
         base = c.base if grid_c else np.empty(_layout_shape(across, lanes, tile), c.dtype)
         if base is not None and _is_layout(c.view if grid_c else None, base, across, lanes):
-            _add_in_layout(sa, sb, c4, base, across, into)
+            _add_in_layout(sa, sb, c4, base, across, into, uncopied)
             return c if into else TileGrid(_layout_view(base, across, lanes, tile), base)
+    sa, sb = _lane_tiles(sa, sb, uncopied)
     if into:
         result = c
         d4 = c4
@@ -223,7 +252,17 @@ def _is_layout(view: Optional[np.ndarray], base: np.ndarray, across: int, lanes)
     return view.strides == want.strides and view.ctypes.data == want.ctypes.data
 
 
-def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: bool) -> None:
+def _lane_tiles(sa, sb, uncopied: tuple[bool, bool]) -> tuple:
+    """The operands as the per-lane GEMMs take them: a TileGrid's windows copied."""
+    return (
+        _copied_tiles(sa, False) if uncopied[0] else sa,
+        _copied_tiles(sb, True) if uncopied[1] else sb,
+    )
+
+
+def _add_in_layout(
+    sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: bool, uncopied=(False, False)
+) -> None:
     """``matmul(sa, sb) + c`` into ``base`` laid out as C, a band of A blocks at a time.
 
     Each band's products are written straight in C's layout (``matmul``'s ``out``: each
@@ -238,6 +277,10 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
     a_blocks, b_blocks = sa.shape[0], sb.shape[1]
     m, n, k = sa.shape[-2], sb.shape[-1], sa.shape[-1]
     rows_2d, cols_2d = _as_rows(sa), _as_columns(sb)
+    if (rows_2d is None or cols_2d is None) and any(uncopied):
+        sa, sb = _lane_tiles(sa, sb, uncopied)  # windows that are no bands: copies are
+        uncopied = (False, False)
+        rows_2d, cols_2d = _as_rows(sa), _as_columns(sb)
     if rows_2d is None or cols_2d is None:
         rows_2d = cols_2d = None  # lane by lane
     if (
@@ -256,6 +299,8 @@ def _add_in_layout(sa, sb, c4: np.ndarray, base: np.ndarray, across: int, into: 
         base.dtype, m, n, k, min(step, a_blocks), b_blocks, "matmul"
     ):
         rows_2d = cols_2d = None
+    if rows_2d is None:
+        sa, sb = _lane_tiles(sa, sb, uncopied)
     for r0 in range(0, a_blocks, step):
         r1 = min(a_blocks, r0 + step)
         band = base[r0 * m : r1 * m]
