@@ -10,7 +10,15 @@ Changes (issue #19, points 2 and 4):
   (``tileir/fake/rules/misc.py`` ``plain_tree``); off: the combiner region runs per level;
 * ``per-batch plans``: view loads and stores over the block ids of one grid row planned from
   their first and last lanes (``tileir/fake/progressions.py``, ``views.plan_affine``); off:
-  lane by lane.
+  lane by lane;
+* ``merged GEMMs``: ``mmaf`` over lanes whose tiles are bands of one matrix as one 2-D GEMM,
+  where the calibration finds the lanes' bits (``tileir/fake/rules/products.py``
+  ``merge_keeps_bits``); off: numpy's one small GEMM per lane;
+* ``beta=1 GEMM``: of the merged forms, the one that adds each product into a K loop's
+  accumulator in the GEMM itself (``tileir/fake/blas.py``); off: the 2-D GEMM into scratch,
+  then the add.
+
+CPU time adds up every BLAS thread's: run with one thread for the products' figures.
 
     OPENBLAS_NUM_THREADS=1 python bench/fake_changes.py --repeats 7
 
@@ -34,11 +42,21 @@ import tileir.fake.fusion as fusion
 import tileir.fake.machine as machine
 import tileir.fake.rules.memory as memory_rules
 import tileir.fake.rules.misc as misc
+import tileir.fake.rules.products as products
 from bench.fake_kernels import case
 from bench.timing import machine_line, table
 from tileir.fake.interpreter import interpret
 
-KERNELS = ("vadd", "vadd_small", "vadd_wide", "gelu", "row_softmax", "layer_norm")
+KERNELS = (
+    "vadd",
+    "vadd_small",
+    "vadd_wide",
+    "gelu",
+    "row_softmax",
+    "layer_norm",
+    "matmul",
+    "flash_attn",
+)
 
 
 @contextlib.contextmanager
@@ -58,10 +76,19 @@ def _off(name: str) -> Iterator[None]:
             stack.enter_context(
                 mock.patch.object(memory_rules, "index_steps", lambda *a, **k: None)
             )
+        elif name in ("merged GEMMs", "beta=1 GEMM"):
+            real = products.merge_keeps_bits
+            kept = () if name == "merged GEMMs" else ("matmul",)
+
+            def verdict(*args, **kw):
+                form = args[6] if len(args) > 6 else kw["form"]
+                return form in kept and real(*args, **kw)
+
+            stack.enter_context(mock.patch.object(products, "merge_keeps_bits", verdict))
         yield
 
 
-VARIANTS = ("all on", "fusion", "plain tree", "per-batch plans")
+VARIANTS = ("all on", "fusion", "plain tree", "per-batch plans", "merged GEMMs", "beta=1 GEMM")
 
 
 def _cpu(fn: Callable[[], object]) -> float:

@@ -245,6 +245,7 @@ def test_fake_changes_runs_every_variant_and_checks_their_answers(capsys):
     for name in fake_changes.KERNELS:
         assert any(line.startswith(name + " ") for line in text.splitlines()), name
     assert "without fusion" in text and "without per-batch plans" in text
+    assert "without merged GEMMs" in text and "without beta=1 GEMM" in text
 
 
 def test_collect_never_leaves_out_the_collection_before_each_call(monkeypatch):

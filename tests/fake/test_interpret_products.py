@@ -631,3 +631,38 @@ def test_flash_attention_multiplies_every_query_block_at_once_with_the_same_bits
     for x, y in zip(lanes, merged):
         if isinstance(x, np.ndarray) and x.dtype.kind == "f":
             assert np.array_equal(_bits(x), _bits(y))
+
+
+def test_windows_of_one_matrix_are_its_bands_and_copies_of_the_tiles_are_not():
+    rng = np.random.default_rng(23)
+    b = rng.standard_normal((5, 24)).astype(np.float32)  # B's K rows, four 6-wide tiles
+    window = b.reshape(5, 4, 6).transpose(1, 0, 2)[None]  # (1, 4, 5, 6), as a load's
+    cols = products._as_columns(window)
+    assert cols is not None and np.array_equal(cols, b)
+    assert products._as_columns(np.ascontiguousarray(window)) is None  # one after another
+    widened = products._as_columns(window.astype(np.float64))  # a conversion keeps the order
+    assert widened is not None and np.array_equal(widened, b.astype(np.float64))
+    a = rng.standard_normal((24, 5)).astype(np.float32)
+    a_tiles = a.reshape(3, 1, 8, 5)
+    rows = products._as_rows(a_tiles)
+    assert rows is not None and np.array_equal(rows, a)
+    assert products._as_rows(a_tiles[::2]) is None  # a gap between the bands
+    every_other = products._as_rows(a_tiles[:, :, ::2])  # still one strided matrix
+    assert every_other is not None and np.array_equal(every_other, a[::2])
+
+
+@pytest.mark.skipif(not products.blas.AVAILABLE, reason="no bundled ILP64 OpenBLAS")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_blas_add_product_adds_into_c_and_refuses_what_it_cannot_take(dtype):
+    rng = np.random.default_rng(24)
+    a = rng.standard_normal((48, 16)).astype(dtype)
+    b = rng.standard_normal((16, 40)).astype(dtype)
+    c = rng.standard_normal((48, 40)).astype(dtype)
+    got = c.copy()
+    assert products.blas.add_product(a, b, got)
+    np.testing.assert_allclose(got, c + a @ b, rtol=1e-5 if dtype == np.float32 else 1e-12)
+    untouched = c.copy()
+    assert not products.blas.add_product(a[:, ::2], b[::2], untouched)  # columns strided
+    assert not products.blas.add_product(a.astype(np.float16), b, untouched)
+    assert not products.blas.add_product(a, b[:, :20], untouched)  # shapes disagree
+    assert np.array_equal(untouched, c)

@@ -28,7 +28,7 @@ tests/fake/test_interpret_products.py checks every lane against a serial 2-D ``m
 
 Over a matmul's grid whose A tiles are row bands of one strided matrix and whose B tiles are
 column bands of another (the tiles a K trip loads: windows of the buffers, never copied on this
-path; the per-lane path copies them, B's side by side), a band of A rows times all of B's
+path; the per-lane path copies them one after another, as before), a band of A rows times all of B's
 columns is ONE 2-D GEMM rather than numpy's one small GEMM per lane, and into a loop's
 accumulator one GEMM with ``beta = 1`` (:mod:`tileir.fake.blas`) makes and adds every product
 in one pass.  A plain batch of row bands times one tile (flash attention's ``q k^T``) is one
@@ -103,40 +103,23 @@ def grid_operands(
 ) -> Optional[list]:
     """``[a, b]`` converted, each with two leading lane axes ``lanes`` (length 1 where it
     repeats): a :class:`~tileir.fake.values.TileGrid` of those lanes as its distinct tiles
-    (copied as :func:`_copied_tiles` lays them out, unless not ``copy``), a plain batch of
-    every lane (or of one) reshaped; None for any other operand."""
+    (copied contiguously, unless not ``copy``: BLAS is faster on the few distinct tiles one
+    after another than on windows of the whole buffer, lane by lane), a plain batch of every
+    lane (or of one) reshaped; None for any other operand."""
     rows, cols = lanes
     shaped = []
-    for right, v in enumerate((a, b)):
+    for v in (a, b):
         if type(v) is TileGrid and v.view.shape[:2] == (rows, cols):
-            # contiguous: BLAS is faster on the few distinct tiles than on windows of
-            # the whole buffer
+            # a conversion (astype, order K) lays B's converted windows side by side, still
+            # bands of one matrix for the merged GEMMs
             tiles = convert(v.compact())
-            shaped.append(_copied_tiles(tiles, bool(right)) if copy else tiles)
+            shaped.append(np.ascontiguousarray(tiles) if copy else tiles)
         elif type(v) is np.ndarray and v.shape[0] in (1, rows * cols):
             lead = (rows, cols) if v.shape[0] > 1 else (1, 1)
             shaped.append(convert(v).reshape(lead + v.shape[1:]))
         else:
             return None
     return shaped
-
-
-def _copied_tiles(tiles: np.ndarray, right: bool) -> np.ndarray:
-    """A TileGrid's distinct tiles copied contiguously, as the per-lane GEMMs read them
-    fastest: A's one after another, B's side by side (:func:`_side_by_side`)."""
-    return _side_by_side(tiles) if right else np.ascontiguousarray(tiles)
-
-
-def _side_by_side(tiles: np.ndarray) -> np.ndarray:
-    """B's distinct tiles copied contiguously, side by side along their columns where they
-    vary along one lane axis (one ``(k, blocks * n)`` matrix: :func:`_as_columns` merges
-    their products), else one after another; the same ``(rows, cols, k, n)`` shape."""
-    lead = tiles.shape[:2]
-    if tiles.ndim != 4 or min(lead) != 1 or max(lead) == 1:
-        return np.ascontiguousarray(tiles)
-    axis = 0 if lead[0] > 1 else 1
-    bands = np.ascontiguousarray(np.moveaxis(tiles, axis, 2))  # (1, k, blocks, n)
-    return np.moveaxis(bands, 2, axis)
 
 
 def multiply_add(
@@ -253,10 +236,11 @@ def _is_layout(view: Optional[np.ndarray], base: np.ndarray, across: int, lanes)
 
 
 def _lane_tiles(sa, sb, uncopied: tuple[bool, bool]) -> tuple:
-    """The operands as the per-lane GEMMs take them: a TileGrid's windows copied."""
+    """The operands as the per-lane GEMMs take them: a TileGrid's windows copied
+    contiguously (as :func:`grid_operands` copies them)."""
     return (
-        _copied_tiles(sa, False) if uncopied[0] else sa,
-        _copied_tiles(sb, True) if uncopied[1] else sb,
+        np.ascontiguousarray(sa) if uncopied[0] else sa,
+        np.ascontiguousarray(sb) if uncopied[1] else sb,
     )
 
 
@@ -277,10 +261,6 @@ def _add_in_layout(
     a_blocks, b_blocks = sa.shape[0], sb.shape[1]
     m, n, k = sa.shape[-2], sb.shape[-1], sa.shape[-1]
     rows_2d, cols_2d = _as_rows(sa), _as_columns(sb)
-    if (rows_2d is None or cols_2d is None) and any(uncopied):
-        sa, sb = _lane_tiles(sa, sb, uncopied)  # windows that are no bands: copies are
-        uncopied = (False, False)
-        rows_2d, cols_2d = _as_rows(sa), _as_columns(sb)
     if rows_2d is None or cols_2d is None:
         rows_2d = cols_2d = None  # lane by lane
     if (
@@ -389,9 +369,12 @@ def _calibrate(form: str, dtype: np.dtype, m, n, k, band_blocks, b_blocks, b_ord
         _NAN_PAYLOADS[dtype.itemsize][1]
     )
     sa = rows.reshape(band_blocks, 1, m, k)
-    # B's tiles side by side in its matrix, as B's copy (or a transposed view) has them
+    # the lanes' operands as the per-lane path has them: a grid's tiles copied one after
+    # another (_lane_tiles), a plain batch's one tile as it lies (batch_product's fall-back)
     st_k, st_n = cols.strides
     sb = np.lib.stride_tricks.as_strided(cols, (1, b_blocks, k, n), (0, n * st_n, st_k, st_n))
+    if b_order == "rows":
+        sb = np.ascontiguousarray(sb)
     lanes = np.empty_like(acc)
     np.matmul(sa, sb, out=lanes.reshape(band_blocks, m, b_blocks, n).transpose(0, 2, 1, 3))
     want = np.add(lanes, acc)
