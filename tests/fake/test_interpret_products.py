@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import tracemalloc
+import types
 
 import numpy as np
 import pytest
@@ -666,3 +667,37 @@ def test_blas_add_product_adds_into_c_and_refuses_what_it_cannot_take(dtype):
     assert not products.blas.add_product(a.astype(np.float16), b, untouched)
     assert not products.blas.add_product(a, b[:, :20], untouched)  # shapes disagree
     assert np.array_equal(untouched, c)
+
+
+# ----------------------------------------------------------------------------- operand layout
+
+
+@pytest.mark.parametrize("fin", [F32, F64])
+@pytest.mark.parametrize("transposed", ["a", "b", "both"])
+def test_an_operands_layout_never_changes_the_products_bits(fin, transposed):
+    # numpy hands a transposed view to BLAS as a T GEMM, whose small-matrix kernels sum in
+    # another order on some CPUs (AVX-512 OpenBLAS, 16x64x16): the rule multiplies
+    # row-major tiles whatever layout the operands arrive in
+    from tileir.ir.module import Op, Value
+    from tileir.types import TileType
+
+    m, k, n, lanes = 16, 64, 16, 8
+    dtype = np.float32 if fin is F32 else np.float64
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((lanes, m, k)).astype(dtype)
+    b = rng.standard_normal((lanes, k, n)).astype(dtype)
+    c = rng.standard_normal((lanes, m, n)).astype(dtype)
+    ta, tb, tc = (TileType(s, fin) for s in ((m, k), (k, n), (m, n)))
+    op = Op("mmaf", (Value(0, ta), Value(1, tb), Value(2, tc)), (Value(3, tc),))
+
+    def strided(x):  # the same values, each tile a transposed view of a row-major buffer
+        return np.ascontiguousarray(x.transpose(0, 2, 1)).transpose(0, 2, 1)
+
+    va = strided(a) if transposed in ("a", "both") else a
+    vb = strided(b) if transposed in ("b", "both") else b
+    assert not (va.flags.c_contiguous and vb.flags.c_contiguous)
+    ctx = types.SimpleNamespace(frame=None)  # no frame: nothing is donated
+    (want,) = floats._mmaf(ctx, op, [a, b, c])
+    (got,) = floats._mmaf(ctx, op, [va, vb, c])
+    assert np.array_equal(_bits(got), _bits(want))
+    assert np.array_equal(_bits(want), _bits(np.matmul(a, b) + c))

@@ -237,8 +237,25 @@ def _grid_matmul(a, b, convert) -> np.ndarray:
     return prod.reshape((rows * cols,) + prod.shape[2:])
 
 
+def _unit_rows(x):
+    """``x`` with each tile's rows unit-stride (copied C-contiguous where they are not).
+
+    Which BLAS kernel numpy's matmul calls depends on its operands' layout (a transposed
+    view runs as a ``T`` GEMM, a row-major one as ``N``), and OpenBLAS's small-matrix
+    kernels for the two sum a dot product in different orders (on this machine's AVX-512
+    build, 16x64x16 tiles differ in the last bits).  An operand's layout is an accident
+    of how the value was made (a ``permute`` op by op is a transposed view; fused, its
+    strip is written row-major), so it must not choose the bits: every product runs on
+    row-major tiles."""
+    view = x.view if type(x) is TileGrid else x
+    if view.ndim < 2 or view.strides[-1] == view.itemsize or view.shape[-1] == 1:
+        return x
+    return np.ascontiguousarray(plain(x))
+
+
 def _mmaf(ctx, op, args):
     a, b, c = args
+    a, b = _unit_rows(a), _unit_rows(b)
     in_fmt = op.operands[0].type.element
     acc_fmt = op.operands[2].type.element
     wide = np.dtype(np.float64 if in_fmt.name == "f64" else np.float32)
@@ -299,7 +316,10 @@ def _mmaf_scaled(ctx, op, args):
     vb = k // sb.shape[-2]
     a32 = _as_f32(a, in_fmt) * np.repeat(_as_f32(sa, sc_fmt), va, axis=-1)
     b32 = _as_f32(b, in_fmt) * np.repeat(_as_f32(sb, sc_fmt), vb, axis=-2)
-    return [(np.matmul(a32, b32) + c).astype(np.float32, copy=False)]
+    # the scaled operands keep the inputs' layout (numpy's order K): rows made unit-stride
+    # after the scaling, as for mmaf
+    product = np.matmul(_unit_rows(a32), _unit_rows(b32))
+    return [(product + c).astype(np.float32, copy=False)]
 
 
 def _rsqrt(x):
