@@ -28,9 +28,8 @@ from typing import Callable, Optional
 import attrs
 
 from tileir.encode.pools import Pools, ReadPools, read_table, write_table
-from tileir.encode.wire import Sink, Source
+from tileir.encode.wire import Sink, Source, leb128
 from tileir.errors import EncodeError
-from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
 
 __all__ = ["DebugWriter", "DebugReader"]
@@ -57,44 +56,6 @@ def _read_subprogram_flags(src: Source) -> int:
 
 
 _UNSET = object()  # no location seen yet
-
-
-def _leb128(values: tuple) -> bytes:
-    """Varints of ``values`` (ints in 0 .. 2^64-1) back to back, as Sink.varint writes them."""
-    if max(values) < 0x80:
-        return bytes(values)
-    out = bytearray()
-    for v in values:
-        if v < 0x80:
-            out.append(v)
-            continue
-        if v < 0x4000:
-            out.append((v & 0x7F) | 0x80)
-            out.append(v >> 7)
-            continue
-        while v >= 0x80:
-            out.append((v & 0x7F) | 0x80)
-            v >>= 7
-        out.append(v)
-    return bytes(out)
-
-
-def _own_subprogram(file_name: str, line: int, name: str) -> Subprogram:
-    """The subprogram of entry ``name`` anchored at ``file_name:line`` (memoized: a pure
-    function of its arguments, and a Subprogram is an immutable value)."""
-    key = (file_name, line, name)
-    found = _OWN_SUBPROGRAMS.get(key)
-    if found is None:
-        folder, base = os.path.split(file_name)
-        file = DIFile(base, folder)
-        found = Subprogram(file, line, name, name, file, line)
-        if len(_OWN_SUBPROGRAMS) >= 1024:  # stays bounded in a long process
-            _OWN_SUBPROGRAMS.clear()
-        _OWN_SUBPROGRAMS[key] = found
-    return found
-
-
-_OWN_SUBPROGRAMS: dict[tuple, Subprogram] = memo_table("encode.debuginfo: entry subprograms")
 
 
 class DebugWriter:
@@ -124,7 +85,7 @@ class DebugWriter:
         if min(fields) < 0 or max(key) > _U64:
             found = self._attr_bytes(tag, fields)  # raises the fault
         else:
-            found = self._add(_leb128(key))
+            found = self._add(leb128(key))
         self._by_fields[key] = found
         return found
 
@@ -184,52 +145,72 @@ class DebugWriter:
         if anchor is None:
             return 0
         string = self.pools.string
-        made: list[int] = []
+        ids, entries = self._ids, self.entries
+        sub = 0  # the function's own subprogram (0: not made yet)
 
         def own() -> int:
             # the function's own subprogram, for locations that name no scope (tileir's
             # recordings of a kernel body): made from the anchor, named after the entry
-            if not made:
-                made.append(self._scope(_own_subprogram(anchor.file, anchor.line, name)))
-            return made[0]
+            nonlocal sub
+            if not sub:
+                sub = self._own_subprogram(anchor.file, anchor.line, name)
+            return sub
 
-        # the index of each location: by the Loc object (ops made from one instruction share
-        # theirs; every Loc here stays alive meanwhile, so ids are stable), then by its fields
-        by_object: dict[int, int] = {}
+        # the index of each location by its fields (ops made from one instruction share
+        # their Loc and come one after another: those take the index just found)
         seen: dict[tuple, int] = {}  # (file, line, column) -> index, for int lines and columns
         row: list[int] = []
+        append = row.append
         found: Optional[int]  # a location's index (None while it is looked up)
         last, found = _UNSET, 0
         for x in (anchor, *op_locs):
-            if x is last:  # ops made from one instruction come one after another
-                row.append(found)
+            if x is last:
+                append(found)
                 continue
             last = x
             if x is None:
                 found = 0
-                row.append(0)
-                continue
-            found = by_object.get(id(x))
-            if found is None:
+            elif x.scope is not None or x.caller is not None:
+                found = self._located(x, own)
+            else:
                 line, column = x.line, x.column
-                if x.scope is not None or x.caller is not None:
-                    found = self._located(x, own)
-                elif type(line) is not int or type(column) is not int:
+                if type(line) is not int or type(column) is not int:
                     found = self._attr(_LOC, own(), string(x.file), line, column)
                 else:
                     key = (x.file, line, column)
                     found = seen.get(key)
                     if found is None:
-                        sub = own()
+                        scope = sub or own()
                         if line < 0 or column < 0 or line > _U64 or column > _U64:
-                            found = self._attr(_LOC, sub, string(x.file), line, column)
-                        else:  # (sub and the string index are non-negative ints too)
-                            found = self._add(_leb128((_LOC, sub, string(x.file), line, column)))
+                            found = self._attr(_LOC, scope, string(x.file), line, column)
+                        else:  # (the scope and the string index are non-negative ints too)
+                            entry = leb128((_LOC, scope, string(x.file), line, column))
+                            found = ids.get(entry)
+                            if found is None:
+                                entries.append(entry)
+                                found = ids[entry] = len(entries)
                         seen[key] = found
-                by_object[id(x)] = found
-            row.append(found)
+            append(found)
         self.rows.append(row)
         return len(self.rows)
+
+    def _own_subprogram(self, file_name: str, line: int, name: str) -> int:
+        """The index of entry ``name``'s own subprogram anchored at ``file_name:line``: what
+        ``_scope`` gives for ``Subprogram(f, line, name, name, f, line)`` with ``f`` the
+        DIFile of ``file_name``, without building them."""
+        if type(line) is not int or line < 0 or line > _U64:
+            folder, base = os.path.split(file_name)
+            f = DIFile(base, folder)
+            return self._scope(Subprogram(f, line, name, name, f, line))
+        folder, base = os.path.split(file_name)
+        string = self.pools.string
+        file = self._intern(_FILE, (string(base), string(folder)))
+        unit = self._intern(_CU, (file,))
+        named = string(name)
+        return self._intern(
+            _SUBPROGRAM,
+            (file, line, named, named, unit, line, *_subprogram_flags(self.pools.version)),
+        )
 
     def payload(self) -> Optional[bytes]:
         if not self.rows:

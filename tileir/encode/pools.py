@@ -19,9 +19,9 @@ from itertools import accumulate
 from typing import Any
 
 from tileir.encode.typecodec import TypeReader, TypeTable
-from tileir.encode.wire import Sink, Source
+from tileir.encode.wire import Sink, Source, leb128
 
-__all__ = ["Pools", "ReadPools", "write_table", "read_table", "to_bytes", "to_str"]
+__all__ = ["Pools", "ReadPools", "write_table", "table_size", "read_table", "to_bytes", "to_str"]
 
 
 def to_bytes(text: str) -> bytes:
@@ -105,6 +105,14 @@ def write_table(s: Sink, entries: list[bytes], width: int) -> None:
     else:
         s.raw(b"".join([o.to_bytes(width, "little") for o in offsets]))
     s.raw(b"".join(entries))
+
+
+def table_size(entries: list[bytes], width: int) -> int:
+    """How many bytes ``write_table`` writes for ``entries`` into a buffer that is aligned
+    to ``width`` where the table starts."""
+    n = len(entries)
+    head = 1 if n < 0x80 else len(leb128((n,)))
+    return head + (-head % width) + n * width + sum(map(len, entries))
 
 
 _WORD_CODES = {1: "B", 2: "H", 4: "I", 8: "Q"}  # struct codes of unsigned words by width

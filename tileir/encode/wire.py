@@ -26,6 +26,7 @@ __all__ = [
     "SECTION_NAMES",
     "Sink",
     "Source",
+    "leb128",
     "zigzag",
     "unzigzag",
     "as_int64",
@@ -85,6 +86,23 @@ def as_int64(pattern: int) -> int:
     if not 0 <= pattern <= _U64:
         raise _out_of_range("64-bit pattern", pattern, 0, _U64)
     return pattern - (1 << 64) if pattern > INT64_MAX else pattern
+
+
+def leb128(values: Sequence[int]) -> bytes:
+    """Varints of ``values`` (ints in 0 .. 2**64-1, unchecked) back to back, as
+    :meth:`Sink.varint` writes them: the bytes of a table entry made of fields."""
+    out: list[int] = []
+    for v in values:
+        if v < 0x80:  # most fields: an index, a count, a tag
+            out.append(v)
+        elif v < 0x4000:  # a line number
+            out += ((v & 0x7F) | 0x80, v >> 7)
+        else:
+            while v >= 0x80:
+                out.append((v & 0x7F) | 0x80)
+                v >>= 7
+            out.append(v)
+    return bytes(out)
 
 
 class Sink:

@@ -14,18 +14,17 @@ from tileir.encode.attrcodec import write_tagged
 from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
-from tileir.encode.pools import Pools, write_table
+from tileir.encode.pools import Pools, table_size, write_table
 from tileir.encode.versions import (
     LATEST_NEED,
     check_version,
     module_level_need,
     required_version,
 )
-from tileir.encode.wire import MAGIC, PAD, SECTION, Sink
+from tileir.encode.wire import MAGIC, PAD, SECTION, Sink, leb128
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, parse_version, version_text
 from tileir.ir.module import Dense, Function, Hints, Module
-from tileir.types import FunctionType
 
 __all__ = ["encode", "resolve_version"]
 
@@ -99,55 +98,68 @@ def _file(module: Module, v: tuple[int, int], debug_info: bool) -> tuple[bytes, 
     pools = Pools(v)
     debug = DebugWriter(pools) if debug_info else None
 
-    names = [f.name for f in module.functions] + [g.name for g in module.globals]
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise EncodeError(f"symbol names must be distinct; {', '.join(twice)} appear twice")
+    functions, globals_ = module.functions, module.globals
+    if len(functions) + len(globals_) > 1:
+        names = [f.name for f in functions] + [g.name for g in globals_]
+        if len(set(names)) != len(names):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise EncodeError(f"symbol names must be distinct; {', '.join(twice)} appear twice")
     funcs = Sink()
-    funcs.varint(len(module.functions))
+    funcs.varint(len(functions))
     newer = False
-    for fn in module.functions:
+    for fn in functions:
         newer = _write_function(funcs, fn, pools, debug) or newer
-    globals_ = _globals(module, pools) if module.globals else None
+    global_bytes = _globals(module, pools) if globals_ else None
     producer = None
     if module.producer is not None:
-        p = Sink()
-        p.varint(pools.string(module.producer))
-        producer = bytes(p.buf)
+        producer = leb128((pools.string(module.producer),))
     debug_payload = debug.payload() if debug is not None else None
 
+    # the sections, in one buffer: each table is laid out in place (its payload starts
+    # aligned to its width, so its padding is the same there as in a buffer of its own)
     out = Sink()
-    out.raw(MAGIC)
-    out.raw(bytes([v[0], v[1], 0, 0]))  # major, minor, tag (u16 LE) = 0
-    _section(out, "func", bytes(funcs.buf), 8)
-    if globals_ is not None:
-        _section(out, "global", globals_, 1)
-    if pools.constants:
-        _section(out, "constant", _table(pools.constants, 8), 8)
-    if debug_payload is not None:
-        _section(out, "debug", debug_payload, 8)
-    _section(out, "type", _table(pools.types.entries, 4), 4)
-    if producer is not None:
-        _section(out, "producer", producer, 1)
-    _section(out, "string", _table(pools.strings, 4), 4)
-    out.byte(SECTION["end"])
-    return bytes(out.buf), newer
-
-
-def _table(entries: list[bytes], width: int) -> bytes:
-    s = Sink()
-    write_table(s, entries, width)
-    return bytes(s.buf)
-
-
-def _section(out: Sink, name: str, payload: bytes, alignment: int) -> None:
-    aligned = alignment > 1
     buf = out.buf
-    buf.append(SECTION[name] | (0x80 if aligned else 0))
-    out.varint(len(payload))
-    if aligned:
-        out.varint(alignment)
+    buf += _HEADER[v]
+    _section(buf, _FUNC, funcs.buf, 8)
+    if global_bytes is not None:
+        _section(buf, _GLOBAL, global_bytes, 1)
+    if pools.constants:
+        _table(out, _CONSTANT, pools.constants, 8)
+    if debug_payload is not None:
+        _section(buf, _DEBUG, debug_payload, 8)
+    _table(out, _TYPE, pools.types.entries, 4)
+    if producer is not None:
+        _section(buf, _PRODUCER, producer, 1)
+    _table(out, _STRING, pools.strings, 4)
+    buf.append(SECTION["end"])
+    return bytes(buf), newer
+
+
+_FUNC, _GLOBAL, _CONSTANT, _DEBUG, _TYPE, _PRODUCER, _STRING = (
+    SECTION[name] for name in ("func", "global", "constant", "debug", "type", "producer", "string")
+)
+#: the file's first 12 bytes per version: the magic, major, minor, then tag (u16 LE) = 0
+_HEADER = {v: MAGIC + bytes([v[0], v[1], 0, 0]) for v in VERSIONS}
+_ALIGNED = 0x80  # a section id's bit 7: an alignment follows the payload's length
+
+
+def _table(out: Sink, section: int, entries: list[bytes], width: int) -> None:
+    """A section holding an indexed table of ``entries`` (aligned to ``width``)."""
+    buf = out.buf
+    buf.append(section | _ALIGNED)
+    buf += leb128((table_size(entries, width), width))
+    buf += _PADDING[: -len(buf) % width]
+    write_table(out, entries, width)
+
+
+def _section(buf: bytearray, section: int, payload: bytes | bytearray, alignment: int) -> None:
+    if alignment > 1:
+        buf.append(section | _ALIGNED)
+        buf += leb128((len(payload), alignment))
         buf += _PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
+    else:
+        buf.append(section)
+        buf += leb128((len(payload),))
     buf += payload
 
 
@@ -169,7 +181,7 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
     loc_index = debug.function(fn.name, fn.loc, scope.locs) if debug is not None else 0
 
     s.varint(pools.string(fn.name))
-    s.varint(pools.type(FunctionType(tuple(p.type for p in fn.params), ())))
+    s.varint(pools.types.function([p.type for p in fn.params]))
     if pools.version >= _V5:  # hints and argument dictionaries always there, no hints flag
         s.byte(_ENTRY)
         s.varint(loc_index)
@@ -181,7 +193,7 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
         if fn.hints is not None:
             write_tagged(s, fn.hints, pools)
     s.varint(len(body))
-    s.raw(bytes(body.buf))
+    s.buf += body.buf
     return scope.newer
 
 
