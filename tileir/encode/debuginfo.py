@@ -184,7 +184,17 @@ class DebugWriter:
                         if line < 0 or column < 0 or line > _U64 or column > _U64:
                             found = self._attr(_LOC, scope, string(x.file), line, column)
                         else:  # (the scope and the string index are non-negative ints too)
-                            entry = leb128((_LOC, scope, string(x.file), line, column))
+                            named = string(x.file)
+                            if scope < 0x80 and named < 0x80 and column < 0x80 and line < 0x4000:
+                                # the usual entry, its varints spelt out: one byte each but
+                                # the line's, which takes two from 128 on
+                                entry = bytes(
+                                    (_LOC, scope, named, line, column)
+                                    if line < 0x80
+                                    else (_LOC, scope, named, line & 0x7F | 0x80, line >> 7, column)
+                                )
+                            else:
+                                entry = leb128((_LOC, scope, named, line, column))
                             found = ids.get(entry)
                             if found is None:
                                 entries.append(entry)
@@ -215,20 +225,22 @@ class DebugWriter:
     def payload(self) -> Optional[bytes]:
         if not self.rows:
             return None
+        rows = self.rows
         s = Sink()
-        s.varint(len(self.rows))
+        buf = s.buf
+        buf += leb128((len(rows),))
         s.pad_to(4)
         starts, at = [], 0
-        for row in self.rows:
+        for row in rows:
             starts.append(at & 0xFFFFFFFF)
             at += len(row)
-        s.raw(struct.pack(f"<{len(starts)}I", *starts))
-        s.varint(at)
+        buf += struct.pack(f"<{len(starts)}I", *starts)
+        buf += leb128((at,))
         s.pad_to(8)
-        for row in self.rows:  # indices count up from 1: each fits its 8-byte word
-            s.raw(struct.pack(f"<{len(row)}Q", *row))
+        for row in rows:  # indices count up from 1: each fits its 8-byte word
+            buf += struct.pack(f"<{len(row)}Q", *row)
         write_table(s, self.entries, 4)
-        return bytes(s.buf)
+        return bytes(buf)
 
 
 class DebugReader:

@@ -108,16 +108,18 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
             results, operands, attrs = op.results, op.operands, op.attrs
             if attrs is EMPTY_ATTRS or not attrs:
                 attrs = None
-            ok = (want is None or len(results) == want) and (
+            n_results = len(results)
+            ok = (want is None or n_results == want) and (
                 attrs is None or attr_names.issuperset(attrs)
             )
             sizes: Optional[Sequence[int]]
             if kinds is None:  # the operands are one run: one count at most
-                rest = len(operands) - n_fixed
+                n = len(operands)
+                rest = n - n_fixed
                 ok = ok and op.segments is None and (
                     (rest >= 0 and (star or rest <= 1)) if n_variable else rest == 0
                 )
-                kinds, sizes = run, (len(operands),)
+                kinds, sizes = run, (n,)
             else:
                 sizes = plan.sizes(op) if ok else None
                 ok = sizes is not None
@@ -131,11 +133,10 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
             # one-byte varints are appended in place (the common case); s.varint the rest
             buf += opcode
             if counted:
-                n = len(results)
-                if n < 0x80:
-                    buf.append(n)
+                if n_results < 0x80:
+                    buf.append(n_results)
                 else:
-                    s.varint(n)
+                    s.varint(n_results)
             for r in results:
                 t = r.type
                 i = type_ids.get(id(t))
@@ -152,7 +153,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                     for bit, group, flag in flags:
                         if sizes[group] if group is not None else attrs and attrs.get(flag):
                             bits |= bit
-                s.varint(bits)
+                buf.append(bits)  # (fewer than 8 flags: one byte)
             if attrs is not None or defaults is None:
                 _write_attrs(s, op, scope, plan, attrs, sizes)
             elif type(defaults) is bytes:
@@ -219,15 +220,16 @@ def check_block(
     block: Block, scope: WriteScope, op: Optional[Op], final: Optional[str] = None
 ) -> None:
     """A block ends in a terminator (``final`` when given) and holds no other one."""
-    names = [o.name for o in block.ops]
-    if not names or names[-1] not in TERMINATORS or (final and names[-1] != final):
+    ops = block.ops
+    last = ops[-1].name if ops else None
+    if last is None or last not in TERMINATORS or (final and last != final):
         want = f"`{final}`" if final else "a terminator (" + ", ".join(sorted(TERMINATORS)) + ")"
         raise scope.fail(
-            f"a block must end in {want}; this one ends in {names[-1] if names else 'nothing'}", op
+            f"a block must end in {want}; this one ends in {last if ops else 'nothing'}", op
         )
-    inner = [n for n in names[:-1] if n in TERMINATORS]
-    if inner:
-        raise scope.fail(f"terminator `{inner[0]}` in the middle of a block", op)
+    for other in ops[:-1]:
+        if other.name in TERMINATORS:
+            raise scope.fail(f"terminator `{other.name}` in the middle of a block", op)
 
 
 def _groups(op: Op, codec: OpCodec, scope: WriteScope) -> dict[str, tuple]:

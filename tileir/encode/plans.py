@@ -104,6 +104,8 @@ class OpPlan:
         if not grouped and codec.bool_array_group is not None:
             return None  # (no such op: a bool[] attribute's group lies among several)
         flags = None
+        if len(codec.flags) > 7:
+            return None  # (no such op: its flags would take a varint of two bytes)
         if codec.flags_since is not None and v >= codec.flags_since:
             flags = tuple(
                 (1 << i, group, flag)

@@ -101,10 +101,10 @@ def write_table(s: Sink, entries: list[bytes], width: int) -> None:
             at += n
     code = _WORD_CODES.get(width)
     if code is not None:
-        s.raw(struct.pack(f"<{len(offsets)}{code}", *offsets))
+        s.buf += struct.pack(f"<{len(offsets)}{code}", *offsets)
     else:
-        s.raw(b"".join([o.to_bytes(width, "little") for o in offsets]))
-    s.raw(b"".join(entries))
+        s.buf += b"".join([o.to_bytes(width, "little") for o in offsets])
+    s.buf += b"".join(entries)
 
 
 def table_size(entries: list[bytes], width: int) -> int:

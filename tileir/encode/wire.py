@@ -38,6 +38,7 @@ __all__ = [
 MAGIC = b"\x7fTileIR\x00"
 #: The byte that fills alignment padding.
 PAD = 0xCB
+_PADDING = bytes([PAD]) * 64  # more than any alignment the format asks for
 
 #: Section ids (low 7 bits of a section's first byte; bit 7 says an alignment follows).
 SECTION = {
@@ -168,7 +169,8 @@ class Sink:
 
     def pad_to(self, alignment: int, base: int = 0) -> None:
         """Pad with 0xCB until ``base + len`` is a multiple of ``alignment``."""
-        self.buf.extend(bytes([PAD]) * (-(base + len(self.buf)) % alignment))
+        n = -(base + len(self.buf)) % alignment
+        self.buf += _PADDING[:n] if n <= len(_PADDING) else bytes([PAD]) * n
 
 
 class Source:
