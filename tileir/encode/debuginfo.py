@@ -214,13 +214,12 @@ class DebugWriter:
             return self._scope(Subprogram(f, line, name, name, f, line))
         folder, base = os.path.split(file_name)
         string = self.pools.string
-        file = self._intern(_FILE, (string(base), string(folder)))
-        unit = self._intern(_CU, (file,))
+        # (every field a non-negative int in range: the entries' bytes are their varints)
+        file = self._add(leb128((_FILE, string(base), string(folder))))
+        unit = self._add(leb128((_CU, file)))
         named = string(name)
-        return self._intern(
-            _SUBPROGRAM,
-            (file, line, named, named, unit, line, *_subprogram_flags(self.pools.version)),
-        )
+        flags = _subprogram_flags(self.pools.version)
+        return self._add(leb128((_SUBPROGRAM, file, line, named, named, unit, line, *flags)))
 
     def payload(self) -> Optional[bytes]:
         if not self.rows:

@@ -14,7 +14,7 @@ from tileir.encode.attrcodec import write_tagged
 from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
-from tileir.encode.pools import Pools, table_size, write_table
+from tileir.encode.pools import Pools, table_parts
 from tileir.encode.versions import (
     LATEST_NEED,
     check_version,
@@ -88,7 +88,10 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
         if checked:
             check_version(module, v)
         raise
-    if checked and (newer or module_level_need(module) > v):
+    if checked and (
+        newer
+        or ((module.producer is not None or module.globals) and module_level_need(module) > v)
+    ):
         check_version(module, v)
     return data
 
@@ -117,20 +120,18 @@ def _file(module: Module, v: tuple[int, int], debug_info: bool) -> tuple[bytes, 
 
     # the sections, in one buffer: each table is laid out in place (its payload starts
     # aligned to its width, so its padding is the same there as in a buffer of its own)
-    out = Sink()
-    buf = out.buf
-    buf += _HEADER[v]
+    buf = bytearray(_HEADER[v])
     _section(buf, _FUNC, funcs.buf, 8)
     if global_bytes is not None:
         _section(buf, _GLOBAL, global_bytes, 1)
     if pools.constants:
-        _table(out, _CONSTANT, pools.constants, 8)
+        _table(buf, _CONSTANT, pools.constants, 8)
     if debug_payload is not None:
         _section(buf, _DEBUG, debug_payload, 8)
-    _table(out, _TYPE, pools.types.entries, 4)
+    _table(buf, _TYPE, pools.types.entries, 4)
     if producer is not None:
         _section(buf, _PRODUCER, producer, 1)
-    _table(out, _STRING, pools.strings, 4)
+    _table(buf, _STRING, pools.strings, 4)
     buf.append(SECTION["end"])
     return bytes(buf), newer
 
@@ -143,13 +144,23 @@ _HEADER = {v: MAGIC + bytes([v[0], v[1], 0, 0]) for v in VERSIONS}
 _ALIGNED = 0x80  # a section id's bit 7: an alignment follows the payload's length
 
 
-def _table(out: Sink, section: int, entries: list[bytes], width: int) -> None:
-    """A section holding an indexed table of ``entries`` (aligned to ``width``)."""
-    buf = out.buf
+def _table(buf: bytearray, section: int, entries: list[bytes], width: int) -> None:
+    """A section holding an indexed table of ``entries`` (as ``write_table`` lays it out: its
+    payload starts aligned to ``width``, so its padding is the same here)."""
+    words, data = table_parts(entries, width)
+    n = len(entries)
+    count = leb128((n,)) if n >= 0x80 else _COUNTS[n]
+    pad = -len(count) % width
     buf.append(section | _ALIGNED)
-    buf += leb128((table_size(entries, width), width))
+    buf += leb128((len(count) + pad + len(words) + len(data), width))
     buf += _PADDING[: -len(buf) % width]
-    write_table(out, entries, width)
+    buf += count
+    buf += _PADDING[:pad]
+    buf += words
+    buf += data
+
+
+_COUNTS = [bytes((n,)) for n in range(0x80)]  # the one-byte varints
 
 
 def _section(buf: bytearray, section: int, payload: bytes | bytearray, alignment: int) -> None:
