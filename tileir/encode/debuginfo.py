@@ -191,7 +191,14 @@ class DebugWriter:
                                 entry = bytes(
                                     (_LOC, scope, named, line, column)
                                     if line < 0x80
-                                    else (_LOC, scope, named, line & 0x7F | 0x80, line >> 7, column)
+                                    else (
+                                        _LOC,
+                                        scope,
+                                        named,
+                                        line & 0x7F | 0x80,
+                                        line >> 7,
+                                        column,
+                                    )
                                 )
                             else:
                                 entry = leb128((_LOC, scope, named, line, column))

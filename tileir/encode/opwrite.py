@@ -105,9 +105,8 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                 continue
             (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,
              flags, group_flags, defaults, newer) = record  # fmt: skip
-            results, operands, attrs = op.results, op.operands, op.attrs
-            if attrs is EMPTY_ATTRS or not attrs:
-                attrs = None
+            results, operands, op_attrs = op.results, op.operands, op.attrs
+            attrs = None if op_attrs is EMPTY_ATTRS or not op_attrs else op_attrs
             n_results = len(results)
             ok = (want is None or n_results == want) and (
                 attrs is None or attr_names.issuperset(attrs)
@@ -116,8 +115,10 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
             if kinds is None:  # the operands are one run: one count at most
                 n = len(operands)
                 rest = n - n_fixed
-                ok = ok and op.segments is None and (
-                    (rest >= 0 and (star or rest <= 1)) if n_variable else rest == 0
+                ok = (
+                    ok
+                    and op.segments is None
+                    and ((rest >= 0 and (star or rest <= 1)) if n_variable else rest == 0)
                 )
                 kinds, sizes = run, (n,)
             else:
@@ -286,7 +287,9 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     if want is not None and len(results) != want:
         raise scope.fail(f"has {len(results)} results, the dialect gives it {want}", op)
     if len(op.regions) != codec.regions:
-        raise scope.fail(f"has {len(op.regions)} regions, the dialect gives it {codec.regions}", op)
+        raise scope.fail(
+            f"has {len(op.regions)} regions, the dialect gives it {codec.regions}", op
+        )
     if attrs:
         unknown = attrs.keys() - plan.attr_names
         if unknown:

@@ -19,7 +19,7 @@ from itertools import accumulate
 from typing import Any
 
 from tileir.encode.typecodec import TypeReader, TypeTable
-from tileir.encode.wire import Sink, Source, leb128
+from tileir.encode.wire import Sink, Source
 
 __all__ = ["Pools", "ReadPools", "write_table", "table_parts", "read_table", "to_bytes", "to_str"]
 

@@ -112,11 +112,12 @@ class TypeTable:
         memo = _ENTRIES.get(version)
         self._memo: dict = memo if memo is not None else {}
 
-    def index(self, t: Type) -> int:
+    def index(self, type_: Type) -> int:
         by_id = self.by_id
-        found = by_id.get(id(t))
+        found = by_id.get(id(type_))
         if found is not None:
             return found
+        t: Any = type_  # (its class is told apart by identity below, which mypy cannot follow)
         # The type's value: for the common classes a tuple of its fields with its parts by
         # their indices (it hashes and compares in C, where a type's own hash and equality
         # are Python calls), else the type itself.  Parts are interned first.
@@ -135,7 +136,13 @@ class TypeTable:
         elif cls is TensorViewType:
             part = t.element
             sub = by_id.get(id(part))
-            key = (_TVIEW, self.index(part) if sub is None else sub, t.shape, t.strides, t.ptr_attr)
+            key = (
+                _TVIEW,
+                self.index(part) if sub is None else sub,
+                t.shape,
+                t.strides,
+                t.ptr_attr,
+            )
         elif cls is PartitionViewType:
             part = t.tensor_view
             sub = by_id.get(id(part))
