@@ -156,13 +156,13 @@ class DebugWriter:
                 sub = self._own_subprogram(anchor.file, anchor.line, name)
             return sub
 
-        # the index of each location by its fields (ops made from one instruction share
-        # their Loc and come one after another: those take the index just found)
-        seen: dict[tuple, int] = {}  # (file, line, column) -> index, for int lines and columns
+        # the index of each location by its entry's bytes (ops made from one instruction
+        # share their Loc and come one after another: those take the index just found)
         row: list[int] = []
         append = row.append
         found: Optional[int]  # a location's index (None while it is looked up)
         last, found = _UNSET, 0
+        file, named = None, 0  # the last file name seen and its string index
         for x in (anchor, *op_locs):
             if x is last:
                 append(found)
@@ -174,39 +174,26 @@ class DebugWriter:
                 found = self._located(x, own)
             else:
                 line, column = x.line, x.column
+                scope = sub or own()  # (its strings come before the file's, as they always did)
+                if x.file is not file:
+                    file = x.file
+                    named = string(file)
                 if type(line) is not int or type(column) is not int:
-                    found = self._attr(_LOC, own(), string(x.file), line, column)
-                else:
-                    key = (x.file, line, column)
-                    found = seen.get(key)
+                    found = self._attr(_LOC, scope, named, line, column)
+                elif scope < 0x80 and named < 0x80 and 0 <= column < 0x80 and 0 <= line < 0x4000:
+                    # the usual entry, its varints spelt out: one byte each but the line's,
+                    # which takes two from 128 on
+                    entry = bytes(
+                        (_LOC, scope, named, line, column)
+                        if line < 0x80
+                        else (_LOC, scope, named, line & 0x7F | 0x80, line >> 7, column)
+                    )
+                    found = ids.get(entry)
                     if found is None:
-                        scope = sub or own()
-                        if line < 0 or column < 0 or line > _U64 or column > _U64:
-                            found = self._attr(_LOC, scope, string(x.file), line, column)
-                        else:  # (the scope and the string index are non-negative ints too)
-                            named = string(x.file)
-                            if scope < 0x80 and named < 0x80 and column < 0x80 and line < 0x4000:
-                                # the usual entry, its varints spelt out: one byte each but
-                                # the line's, which takes two from 128 on
-                                entry = bytes(
-                                    (_LOC, scope, named, line, column)
-                                    if line < 0x80
-                                    else (
-                                        _LOC,
-                                        scope,
-                                        named,
-                                        line & 0x7F | 0x80,
-                                        line >> 7,
-                                        column,
-                                    )
-                                )
-                            else:
-                                entry = leb128((_LOC, scope, named, line, column))
-                            found = ids.get(entry)
-                            if found is None:
-                                entries.append(entry)
-                                found = ids[entry] = len(entries)
-                        seen[key] = found
+                        entries.append(entry)
+                        found = ids[entry] = len(entries)
+                else:  # (the checked way: a negative or huge field is refused there)
+                    found = self._attr(_LOC, scope, named, line, column)
             append(found)
         self.rows.append(row)
         return len(self.rows)
