@@ -27,9 +27,10 @@ from typing import Callable, Optional
 
 import attrs
 
-from tileir.encode.pools import Pools, ReadPools, read_table, write_table
-from tileir.encode.wire import Sink, Source, leb128
+from tileir.encode.pools import Pools, ReadPools, read_table, table_parts
+from tileir.encode.wire import PAD, Sink, Source, leb128
 from tileir.errors import EncodeError
+from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
 
 __all__ = ["DebugWriter", "DebugReader"]
@@ -56,6 +57,9 @@ def _read_subprogram_flags(src: Source) -> int:
 
 
 _UNSET = object()  # no location seen yet
+_PADDING = bytes([PAD]) * 8  # as much padding as the section's alignments ask for
+# file name -> os.path.split of it: a memo of a pure function of a string
+_SPLITS: dict[str, tuple[str, str]] = memo_table("encode.debuginfo: file names split")
 
 
 class DebugWriter:
@@ -174,7 +178,9 @@ class DebugWriter:
                 found = self._located(x, own)
             else:
                 line, column = x.line, x.column
-                scope = sub or own()  # (its strings come before the file's, as they always did)
+                if not sub:  # (its strings come before the file's, as they always did)
+                    sub = self._own_subprogram(anchor.file, anchor.line, name)
+                scope = sub
                 if x.file is not file:
                     file = x.file
                     named = string(file)
@@ -206,7 +212,13 @@ class DebugWriter:
             folder, base = os.path.split(file_name)
             f = DIFile(base, folder)
             return self._scope(Subprogram(f, line, name, name, f, line))
-        folder, base = os.path.split(file_name)
+        split = _SPLITS.get(file_name)
+        if split is None:
+            split = os.path.split(file_name)
+            if len(_SPLITS) >= 1024:  # stays bounded in a long process
+                _SPLITS.clear()
+            _SPLITS[file_name] = split
+        folder, base = split
         string = self.pools.string
         # (every field a non-negative int in range: the entries' bytes are their varints)
         file = self._add(leb128((_FILE, string(base), string(folder))))
@@ -219,20 +231,24 @@ class DebugWriter:
         if not self.rows:
             return None
         rows = self.rows
-        s = Sink()
-        buf = s.buf
-        buf += leb128((len(rows),))
-        s.pad_to(4)
+        buf = bytearray(leb128((len(rows),)))
+        buf += _PADDING[: -len(buf) % 4]
         starts, at = [], 0
         for row in rows:
             starts.append(at & 0xFFFFFFFF)
             at += len(row)
         buf += struct.pack(f"<{len(starts)}I", *starts)
         buf += leb128((at,))
-        s.pad_to(8)
+        buf += _PADDING[: -len(buf) % 8]
         for row in rows:  # indices count up from 1: each fits its 8-byte word
             buf += struct.pack(f"<{len(row)}Q", *row)
-        write_table(s, self.entries, 4)
+        # the attribute table (as write_table lays it out)
+        entries = self.entries
+        words, data = table_parts(entries, 4)
+        buf += leb128((len(entries),))
+        buf += _PADDING[: -len(buf) % 4]
+        buf += words
+        buf += data
         return bytes(buf)
 
 

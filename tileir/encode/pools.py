@@ -53,7 +53,7 @@ class Pools:
     def string(self, text: str) -> int:
         found = self._string_ids.get(text)
         if found is None:
-            data = to_bytes(text)
+            data = text.encode("utf-8", "surrogateescape")  # (to_bytes, one call less)
             found = self._string_bytes.get(data)
             if found is None:
                 found = self._string_bytes[data] = len(self.strings)

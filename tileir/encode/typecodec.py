@@ -184,9 +184,13 @@ class TypeTable:
         """The index of the function type ``inputs -> results``, as ``index`` gives it for
         the equal FunctionType (which need not be built: an entry's signature is asked for
         once per file)."""
-        ins = [self.index(x) for x in inputs]
-        outs = [self.index(x) for x in results]
-        entry = leb128((_FUNC, len(ins), *ins, len(outs), *outs))
+        fields = [_FUNC, len(inputs)]
+        for x in inputs:
+            fields.append(self.index(x))
+        fields.append(len(results))
+        for x in results:
+            fields.append(self.index(x))
+        entry = leb128(fields)
         found = self._ids.get(entry)
         if found is None:
             found = self._ids[entry] = len(self.entries)

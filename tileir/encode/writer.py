@@ -75,7 +75,8 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
     location and the version it needs) or the module breaks the bytecode's
     structure (a value used out of scope, a block without a terminator ...).
     """
-    v = resolve_version(module, version)
+    found = _BY_TEXT.get(version) if type(version) is str else None  # (the usual call)
+    v = found if found is not None else resolve_version(module, version)
     # The version asked for is checked against what the module needs (the version it requires
     # holds it by definition), without a walk of its own on the way: every type is checked
     # where the type table writes it, and the writer notes an op that may need more (see
@@ -194,16 +195,16 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
     s.varint(pools.string(fn.name))
     s.varint(pools.types.function([p.type for p in fn.params]))
     if pools.version >= _V5:  # hints and argument dictionaries always there, no hints flag
-        s.byte(_ENTRY)
+        s.buf.append(_ENTRY)
         s.varint(loc_index)
         write_tagged(s, fn.hints if fn.hints is not None else Hints(()), pools)
         s.raw(_EMPTY_ARG_ATTRS)
     else:
-        s.byte(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
+        s.buf.append(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
         s.varint(loc_index)
         if fn.hints is not None:
             write_tagged(s, fn.hints, pools)
-    s.varint(len(body))
+    s.varint(len(body.buf))
     s.buf += body.buf
     return scope.newer
 
