@@ -120,7 +120,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                     and op.segments is None
                     and ((rest >= 0 and (star or rest <= 1)) if n_variable else rest == 0)
                 )
-                kinds, sizes = run, (n,)
+                kinds, sizes = run, _RUNS[n] if n < 16 else (n,)
             else:
                 sizes = plan.sizes(op) if ok else None
                 ok = sizes is not None
@@ -196,6 +196,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
         ) from None
 
 
+_RUNS = [(n,) for n in range(16)]  # an ungrouped op's sizes: one run (made once)
 #: the classes of VALUE_TYPES, for a test by the exact class (a subclass goes to define)
 _VALUE_CLASSES = frozenset(VALUE_TYPES)
 
