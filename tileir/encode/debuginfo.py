@@ -65,6 +65,8 @@ _SPLITS: dict[str, tuple[str, str]] = memo_table("encode.debuginfo: file names s
 class DebugWriter:
     """Collects rows of debug-attribute indices; ``payload()`` is the section's bytes."""
 
+    __slots__ = ("pools", "entries", "_ids", "_by_fields", "rows")
+
     def __init__(self, pools: Pools) -> None:
         self.pools = pools
         self.entries: list[bytes] = []

@@ -36,6 +36,8 @@ __all__ = ["WriteScope", "write_ops", "check_block"]
 class WriteScope:
     """Per-function writer state: bytecode indices of the values in scope, and op locations."""
 
+    __slots__ = ("pools", "version", "function", "index", "next", "locs", "newer")
+
     def __init__(self, pools: Pools, function: str) -> None:
         self.pools = pools
         self.version = pools.version

@@ -36,6 +36,18 @@ def to_str(data: bytes) -> str:
 class Pools:
     """What one file's writer interns: strings, types (per version), constants."""
 
+    __slots__ = (
+        "version",
+        "types",
+        "type",
+        "strings",
+        "constants",
+        "_string_ids",
+        "_string_bytes",
+        "_constant_ids",
+        "_constant_bytes",
+    )
+
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
         self.types = TypeTable(version)

@@ -98,6 +98,8 @@ _ENTRIES: dict[tuple[int, int], dict] = {
 class TypeTable:
     """Interns types for one file of ``version``: ``index(t)`` is its entry number."""
 
+    __slots__ = ("version", "entries", "_ids", "_values", "by_id", "_kept", "_memo")
+
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
         self.entries: list[bytes] = []

@@ -114,6 +114,8 @@ class Sink:
     and the range; none wraps a value around.
     """
 
+    __slots__ = ("buf",)
+
     def __init__(self) -> None:
         self.buf = bytearray()
 
