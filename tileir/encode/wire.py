@@ -15,6 +15,7 @@ fault, never an ``IndexError`` or ``struct.error``.
 
 from __future__ import annotations
 
+import struct
 from typing import NoReturn, Sequence
 
 from tileir.errors import DecodeError, EncodeError
@@ -39,6 +40,7 @@ MAGIC = b"\x7fTileIR\x00"
 #: The byte that fills alignment padding.
 PAD = 0xCB
 _PADDING = bytes([PAD]) * 64  # more than any alignment the format asks for
+_SIGNED_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}  # struct codes of signed words by width
 
 #: Section ids (low 7 bits of a section's first byte; bit 7 says an alignment follows).
 SECTION = {
@@ -158,10 +160,18 @@ class Sink:
     def ints(self, values: Sequence[int], width: int, what: str = "signed word") -> None:
         """A count, then each value as a signed little-endian word of ``width`` bytes."""
         buf = self.buf
-        if len(values) < 0x80:
-            buf.append(len(values))
+        n = len(values)
+        if n < 0x80:
+            buf.append(n)
         else:
-            self.varint(len(values))
+            self.varint(n)
+        code = _SIGNED_CODES.get(width)
+        if code is not None:
+            try:  # all at once (the routine the tables' offsets take too)
+                buf += struct.pack(f"<{n}{code}", *values)
+                return
+            except (struct.error, TypeError):
+                pass  # a value past the range, or one int() converts: word by word below
         for v in values:
             try:
                 buf += int(v).to_bytes(width, "little", signed=True)
