@@ -12,8 +12,11 @@ import pytest
 
 from support.samples import family_versions
 from tileir.encode import encode, opwrite, plans
+from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS
+from tileir.ir.module import Block, Function, Module, Op, Value
 from tileir.kernels import registry
+from tileir.types import F32, PointerType, TileType
 
 CASES = list(family_versions())
 
@@ -51,3 +54,14 @@ def test_the_fast_path_takes_the_usual_ops(monkeypatch):
     assert checked == []
     encode(registry.get("flash_attn").build().module, "13.4", debug_info=True)
     assert sorted(set(checked)) == ["for", "reduce"]  # ops with regions take the checking path
+
+
+@pytest.mark.parametrize("bad", [F32, PointerType(F32)], ids=["format", "pointer"])
+def test_a_usual_op_whose_result_is_no_value_is_refused_as_the_checking_path_refuses_it(bad):
+    x = Value(0, TileType((), F32))
+    add = Op("addf", (x, x), (Value(1, bad),))
+    module = Module((Function("k", (x,), Block((), (add, Op("return")))),))
+    with pytest.raises(
+        EncodeError, match=r"value %1 has type .*; values are tiles, views or tokens"
+    ):
+        encode(module, "13.4")
