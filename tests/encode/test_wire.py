@@ -18,6 +18,7 @@ from tileir.encode.wire import (
     Sink,
     Source,
     as_int64,
+    leb128,
     unzigzag,
     zigzag,
 )
@@ -59,6 +60,15 @@ def test_varints_round_trip_to_the_u64_edges(value):
     r = _written(lambda s: s.varint(value))
     assert r.varint() == value
     assert r.remaining() == 0
+
+
+def test_leb128_spells_fields_as_the_sink_writes_their_varints():
+    fields = (0, 5, 0x7F, 0x80, 300, 0x3FFF, 0x4000, 1 << 40, U64_MAX)
+    s = Sink()
+    for f in fields:
+        s.varint(f)
+    assert leb128(fields) == bytes(s.buf)
+    assert leb128((4, 1, 2)) == bytes([4, 1, 2])
 
 
 @pytest.mark.parametrize("value", [-1, -(1 << 63), U64_MAX + 1, 1 << 70])

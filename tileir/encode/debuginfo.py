@@ -27,8 +27,8 @@ from typing import Callable, Optional
 
 import attrs
 
-from tileir.encode.pools import Pools, ReadPools, read_table, write_table
-from tileir.encode.wire import Sink, Source
+from tileir.encode.pools import Pools, ReadPools, read_table, table_parts
+from tileir.encode.wire import PAD, Sink, Source, leb128
 from tileir.errors import EncodeError
 from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
@@ -57,48 +57,15 @@ def _read_subprogram_flags(src: Source) -> int:
 
 
 _UNSET = object()  # no location seen yet
-
-
-def _leb128(values: tuple) -> bytes:
-    """Varints of ``values`` (ints in 0 .. 2^64-1) back to back, as Sink.varint writes them."""
-    if max(values) < 0x80:
-        return bytes(values)
-    out = bytearray()
-    for v in values:
-        if v < 0x80:
-            out.append(v)
-            continue
-        if v < 0x4000:
-            out.append((v & 0x7F) | 0x80)
-            out.append(v >> 7)
-            continue
-        while v >= 0x80:
-            out.append((v & 0x7F) | 0x80)
-            v >>= 7
-        out.append(v)
-    return bytes(out)
-
-
-def _own_subprogram(file_name: str, line: int, name: str) -> Subprogram:
-    """The subprogram of entry ``name`` anchored at ``file_name:line`` (memoized: a pure
-    function of its arguments, and a Subprogram is an immutable value)."""
-    key = (file_name, line, name)
-    found = _OWN_SUBPROGRAMS.get(key)
-    if found is None:
-        folder, base = os.path.split(file_name)
-        file = DIFile(base, folder)
-        found = Subprogram(file, line, name, name, file, line)
-        if len(_OWN_SUBPROGRAMS) >= 1024:  # stays bounded in a long process
-            _OWN_SUBPROGRAMS.clear()
-        _OWN_SUBPROGRAMS[key] = found
-    return found
-
-
-_OWN_SUBPROGRAMS: dict[tuple, Subprogram] = memo_table("encode.debuginfo: entry subprograms")
+_PADDING = bytes([PAD]) * 8  # as much padding as the section's alignments ask for
+# file name -> os.path.split of it: a memo of a pure function of a string
+_SPLITS: dict[str, tuple[str, str]] = memo_table("encode.debuginfo: file names split")
 
 
 class DebugWriter:
     """Collects rows of debug-attribute indices; ``payload()`` is the section's bytes."""
+
+    __slots__ = ("pools", "entries", "_ids", "_by_fields", "rows")
 
     def __init__(self, pools: Pools) -> None:
         self.pools = pools
@@ -124,7 +91,7 @@ class DebugWriter:
         if min(fields) < 0 or max(key) > _U64:
             found = self._attr_bytes(tag, fields)  # raises the fault
         else:
-            found = self._add(_leb128(key))
+            found = self._add(leb128(key))
         self._by_fields[key] = found
         return found
 
@@ -184,70 +151,107 @@ class DebugWriter:
         if anchor is None:
             return 0
         string = self.pools.string
-        made: list[int] = []
+        ids, entries = self._ids, self.entries
+        sub = 0  # the function's own subprogram (0: not made yet)
 
         def own() -> int:
             # the function's own subprogram, for locations that name no scope (tileir's
             # recordings of a kernel body): made from the anchor, named after the entry
-            if not made:
-                made.append(self._scope(_own_subprogram(anchor.file, anchor.line, name)))
-            return made[0]
+            nonlocal sub
+            if not sub:
+                sub = self._own_subprogram(anchor.file, anchor.line, name)
+            return sub
 
-        # the index of each location: by the Loc object (ops made from one instruction share
-        # theirs; every Loc here stays alive meanwhile, so ids are stable), then by its fields
-        by_object: dict[int, int] = {}
-        seen: dict[tuple, int] = {}  # (file, line, column) -> index, for int lines and columns
+        # the index of each location by its entry's bytes (ops made from one instruction
+        # share their Loc and come one after another: those take the index just found)
         row: list[int] = []
+        append = row.append
         found: Optional[int]  # a location's index (None while it is looked up)
         last, found = _UNSET, 0
+        file, named = None, 0  # the last file name seen and its string index
         for x in (anchor, *op_locs):
-            if x is last:  # ops made from one instruction come one after another
-                row.append(found)
+            if x is last:
+                append(found)
                 continue
             last = x
             if x is None:
                 found = 0
-                row.append(0)
-                continue
-            found = by_object.get(id(x))
-            if found is None:
+            elif x.scope is not None or x.caller is not None:
+                found = self._located(x, own)
+            else:
                 line, column = x.line, x.column
-                if x.scope is not None or x.caller is not None:
-                    found = self._located(x, own)
-                elif type(line) is not int or type(column) is not int:
-                    found = self._attr(_LOC, own(), string(x.file), line, column)
-                else:
-                    key = (x.file, line, column)
-                    found = seen.get(key)
+                if not sub:  # (its strings come before the file's, as they always did)
+                    sub = self._own_subprogram(anchor.file, anchor.line, name)
+                scope = sub
+                if x.file is not file:
+                    file = x.file
+                    named = string(file)
+                if type(line) is not int or type(column) is not int:
+                    found = self._attr(_LOC, scope, named, line, column)
+                elif scope < 0x80 and named < 0x80 and 0 <= column < 0x80 and 0 <= line < 0x4000:
+                    # the usual entry, its varints spelt out: one byte each but the line's,
+                    # which takes two from 128 on
+                    entry = bytes(
+                        (_LOC, scope, named, line, column)
+                        if line < 0x80
+                        else (_LOC, scope, named, line & 0x7F | 0x80, line >> 7, column)
+                    )
+                    found = ids.get(entry)
                     if found is None:
-                        sub = own()
-                        if line < 0 or column < 0 or line > _U64 or column > _U64:
-                            found = self._attr(_LOC, sub, string(x.file), line, column)
-                        else:  # (sub and the string index are non-negative ints too)
-                            found = self._add(_leb128((_LOC, sub, string(x.file), line, column)))
-                        seen[key] = found
-                by_object[id(x)] = found
-            row.append(found)
+                        entries.append(entry)
+                        found = ids[entry] = len(entries)
+                else:  # (the checked way: a negative or huge field is refused there)
+                    found = self._attr(_LOC, scope, named, line, column)
+            append(found)
         self.rows.append(row)
         return len(self.rows)
+
+    def _own_subprogram(self, file_name: str, line: int, name: str) -> int:
+        """The index of entry ``name``'s own subprogram anchored at ``file_name:line``: what
+        ``_scope`` gives for ``Subprogram(f, line, name, name, f, line)`` with ``f`` the
+        DIFile of ``file_name``, without building them."""
+        if type(line) is not int or line < 0 or line > _U64:
+            folder, base = os.path.split(file_name)
+            f = DIFile(base, folder)
+            return self._scope(Subprogram(f, line, name, name, f, line))
+        split = _SPLITS.get(file_name)
+        if split is None:
+            split = os.path.split(file_name)
+            if len(_SPLITS) >= 1024:  # stays bounded in a long process
+                _SPLITS.clear()
+            _SPLITS[file_name] = split
+        folder, base = split
+        string = self.pools.string
+        # (every field a non-negative int in range: the entries' bytes are their varints)
+        file = self._add(leb128((_FILE, string(base), string(folder))))
+        unit = self._add(leb128((_CU, file)))
+        named = string(name)
+        flags = _subprogram_flags(self.pools.version)
+        return self._add(leb128((_SUBPROGRAM, file, line, named, named, unit, line, *flags)))
 
     def payload(self) -> Optional[bytes]:
         if not self.rows:
             return None
-        s = Sink()
-        s.varint(len(self.rows))
-        s.pad_to(4)
+        rows = self.rows
+        buf = bytearray(leb128((len(rows),)))
+        buf += _PADDING[: -len(buf) % 4]
         starts, at = [], 0
-        for row in self.rows:
+        for row in rows:
             starts.append(at & 0xFFFFFFFF)
             at += len(row)
-        s.raw(struct.pack(f"<{len(starts)}I", *starts))
-        s.varint(at)
-        s.pad_to(8)
-        for row in self.rows:  # indices count up from 1: each fits its 8-byte word
-            s.raw(struct.pack(f"<{len(row)}Q", *row))
-        write_table(s, self.entries, 4)
-        return bytes(s.buf)
+        buf += struct.pack(f"<{len(starts)}I", *starts)
+        buf += leb128((at,))
+        buf += _PADDING[: -len(buf) % 8]
+        for row in rows:  # indices count up from 1: each fits its 8-byte word
+            buf += struct.pack(f"<{len(row)}Q", *row)
+        # the attribute table (as write_table lays it out)
+        entries = self.entries
+        words, data = table_parts(entries, 4)
+        buf += leb128((len(entries),))
+        buf += _PADDING[: -len(buf) % 4]
+        buf += words
+        buf += data
+        return bytes(buf)
 
 
 class DebugReader:

@@ -21,7 +21,7 @@ from tileir.encode.optable import (
     dense_fault,
     is_default,
 )
-from tileir.encode.plans import PLANS, OpPlan, write_plain_attr
+from tileir.encode.plans import FAST, PLANS, OpPlan, write_plain_attr
 from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
@@ -35,6 +35,8 @@ __all__ = ["WriteScope", "write_ops", "check_block"]
 
 class WriteScope:
     """Per-function writer state: bytecode indices of the values in scope, and op locations."""
+
+    __slots__ = ("pools", "version", "function", "index", "next", "locs", "newer")
 
     def __init__(self, pools: Pools, function: str) -> None:
         self.pools = pools
@@ -83,14 +85,122 @@ class WriteScope:
 
 
 def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
-    """Write ``ops`` back to back; a fault names the innermost op it is about."""
-    for op in ops:
-        try:
-            _write_op(s, op, scope)
-        except EncodeError as e:
-            raise e.with_context(
-                kernel=scope.function, op=op.name, where=str(op.loc) if op.loc else None
-            ) from None
+    """Write ``ops`` back to back; a fault names the innermost op it is about.
+
+    Hot (every op of every file), so one loop does it all for the usual op: its checks come
+    first, before a byte is written or a pool touched, and an op they do not pass, or one
+    with regions, is written by ``_write_op`` instead, whose checks name the fault.  The
+    bytes are the same either way (tests/encode check both paths against each other).
+    """
+    fast = FAST[scope.version]
+    buf = s.buf
+    index = scope.index
+    locs = scope.locs
+    types = scope.pools.types
+    type_ids, type_index = types.by_id, types.index
+    op: Optional[Op] = None
+    try:
+        for op in ops:
+            record = fast.get(op.name)
+            if record is None or op.regions:
+                _write_op(s, op, scope)
+                continue
+            (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,
+             flags, group_flags, defaults, newer) = record  # fmt: skip
+            results, operands, op_attrs = op.results, op.operands, op.attrs
+            attrs = None if op_attrs is EMPTY_ATTRS or not op_attrs else op_attrs
+            n_results = len(results)
+            ok = (want is None or n_results == want) and (
+                attrs is None or attr_names.issuperset(attrs)
+            )
+            sizes: Optional[Sequence[int]]
+            if kinds is None:  # the operands are one run: one count at most
+                n = len(operands)
+                rest = n - n_fixed
+                ok = (
+                    ok
+                    and op.segments is None
+                    and ((rest >= 0 and (star or rest <= 1)) if n_variable else rest == 0)
+                )
+                kinds, sizes = run, _RUNS[n] if n < 16 else (n,)
+            else:
+                sizes = plan.sizes(op) if ok else None
+                ok = sizes is not None
+            if not ok or sizes is None:
+                _write_op(s, op, scope)
+                continue
+
+            if newer:
+                scope.newer = True
+            locs.append(op.loc)
+            # one-byte varints are appended in place (the common case); s.varint the rest
+            buf += opcode
+            if counted:
+                if n_results < 0x80:
+                    buf.append(n_results)
+                else:
+                    s.varint(n_results)
+            for r in results:
+                t = r.type
+                i = type_ids.get(id(t))
+                if i is None:
+                    i = type_index(t)
+                if i < 0x80:
+                    buf.append(i)
+                else:
+                    s.varint(i)
+            if flags is not None:
+                # a flag marks an optional operand group that is there, or an attribute set
+                bits = 0
+                if attrs is not None or group_flags:
+                    for bit, group, flag in flags:
+                        if sizes[group] if group is not None else attrs and attrs.get(flag):
+                            bits |= bit
+                buf.append(bits)  # (fewer than 8 flags: one byte)
+            if attrs is not None or defaults is None:
+                _write_attrs(s, op, scope, plan, attrs, sizes)
+            elif type(defaults) is bytes:
+                buf += defaults
+            else:  # bool[] attributes at their default: one 0 per value of their group
+                for part in defaults:
+                    if type(part) is bytes:
+                        buf += part
+                    else:
+                        s.varint(sizes[part])
+                        buf += bytes(sizes[part])
+            at = 0
+            for kind, n in zip(kinds, sizes):  # group by group, a count before a "*" one
+                if kind == "*":
+                    if n < 0x80:
+                        buf.append(n)
+                    else:
+                        s.varint(n)
+                for val in operands[at : at + n]:
+                    found = index.get(val.id)
+                    if found is None or (found[1] is not val and found[1] != val):
+                        s.varint(scope.ref(val, op))  # raises the fault
+                    elif found[0] < 0x80:
+                        buf.append(found[0])
+                    else:
+                        s.varint(found[0])
+                at += n
+            for r in results:
+                if r.id in index or type(r.type) not in _VALUE_CLASSES:
+                    scope.define(r, op)  # raises the fault, or defines a subclass's value
+                else:
+                    index[r.id] = (scope.next, r)
+                    scope.next += 1
+    except EncodeError as e:
+        if op is None:
+            raise
+        raise e.with_context(
+            kernel=scope.function, op=op.name, where=str(op.loc) if op.loc else None
+        ) from None
+
+
+_RUNS = [(n,) for n in range(16)]  # an ungrouped op's sizes: one run (made once)
+#: the classes of VALUE_TYPES, for a test by the exact class (a subclass goes to define)
+_VALUE_CLASSES = frozenset(VALUE_TYPES)
 
 
 def _write_block(s: Sink, block: Block, scope: WriteScope, op: Op) -> None:
@@ -114,15 +224,16 @@ def check_block(
     block: Block, scope: WriteScope, op: Optional[Op], final: Optional[str] = None
 ) -> None:
     """A block ends in a terminator (``final`` when given) and holds no other one."""
-    names = [o.name for o in block.ops]
-    if not names or names[-1] not in TERMINATORS or (final and names[-1] != final):
+    ops = block.ops
+    last = ops[-1].name if ops else None
+    if last is None or last not in TERMINATORS or (final and last != final):
         want = f"`{final}`" if final else "a terminator (" + ", ".join(sorted(TERMINATORS)) + ")"
         raise scope.fail(
-            f"a block must end in {want}; this one ends in {names[-1] if names else 'nothing'}", op
+            f"a block must end in {want}; this one ends in {last if ops else 'nothing'}", op
         )
-    inner = [n for n in names[:-1] if n in TERMINATORS]
-    if inner:
-        raise scope.fail(f"terminator `{inner[0]}` in the middle of a block", op)
+    for other in ops[:-1]:
+        if other.name in TERMINATORS:
+            raise scope.fail(f"terminator `{other.name}` in the middle of a block", op)
 
 
 def _groups(op: Op, codec: OpCodec, scope: WriteScope) -> dict[str, tuple]:
@@ -150,8 +261,8 @@ def _groups(op: Op, codec: OpCodec, scope: WriteScope) -> dict[str, tuple]:
 
 
 def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
-    # Hot (every op of every file): the checks and the bytes of the rules in OP_CODECS, with
-    # what depends only on the op's codec (and the version) looked up in its _Plan.
+    # The checking path (write_ops sends here every op its own checks do not pass, and the
+    # ops with regions): every rule of OP_CODECS checked, the fault named, then the bytes.
     name = op.name
     plan = PLANS.get(name)
     if plan is None:
@@ -163,48 +274,36 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     # the attributes (a read-only dict), or None
     attrs = None if op_attrs is EMPTY_ATTRS else op_attrs or None
     want = plan.want_results
-    # operands per group (and the groups' operands), where needed (a lean op reads neither)
-    sizes: Sequence[int] = ()
+    # operands per group (and the groups' operands, when _groups split them)
+    sizes: Sequence[int]
     chunks: Optional[list[Sequence[Value]]] = None
-    lean, flags_on, blob, newer = plan.by_version.get(v) or plan.facts(v)
+    flags_on, blob, newer = plan.by_version.get(v) or plan.facts(v)
     if newer:
         scope.newer = True
-    if lean:
-        # a lean op passes every check below unless one of these fails (then the checks
-        # below name the fault)
-        rest = len(operands) - plan.n_fixed
-        lean = (
-            op.segments is None
-            and not op.regions
-            and ((rest >= 0 and (plan.star or rest <= 1)) if plan.n_variable else rest == 0)
-            and (want is None or len(results) == want)
-            and (attrs is None or plan.attr_names.issuperset(attrs))
-        )
     written = results
-    if not lean:
-        if codec.since > v:
-            raise scope.fail(
-                f"needs bytecode {version_text(codec.since)}, the file is {version_text(v)}", op
-            )
-        if codec.last_result_since is not None and v < codec.last_result_since:
-            written = results[:-1]
-        if want is not None and len(results) != want:
-            raise scope.fail(f"has {len(results)} results, the dialect gives it {want}", op)
-        if len(op.regions) != codec.regions:
-            raise scope.fail(
-                f"has {len(op.regions)} regions, the dialect gives it {codec.regions}", op
-            )
-        if attrs:
-            unknown = attrs.keys() - plan.attr_names
-            if unknown:
-                raise scope.fail(f"has no attribute {sorted(unknown)[0]!r}", op)
-        split = plan.sizes(op)
-        if split is None:  # _groups names the fault, or splits the operands its own way
-            groups = _groups(op, codec, scope)
-            chunks = [groups[g] for g, _ in codec.groups]
-            sizes = [len(c) for c in chunks]
-        else:
-            sizes = split
+    if codec.since > v:
+        raise scope.fail(
+            f"needs bytecode {version_text(codec.since)}, the file is {version_text(v)}", op
+        )
+    if codec.last_result_since is not None and v < codec.last_result_since:
+        written = results[:-1]
+    if want is not None and len(results) != want:
+        raise scope.fail(f"has {len(results)} results, the dialect gives it {want}", op)
+    if len(op.regions) != codec.regions:
+        raise scope.fail(
+            f"has {len(op.regions)} regions, the dialect gives it {codec.regions}", op
+        )
+    if attrs:
+        unknown = attrs.keys() - plan.attr_names
+        if unknown:
+            raise scope.fail(f"has no attribute {sorted(unknown)[0]!r}", op)
+    split = plan.sizes(op)
+    if split is None:  # _groups names the fault, or splits the operands its own way
+        groups = _groups(op, codec, scope)
+        chunks = [groups[g] for g, _ in codec.groups]
+        sizes = [len(c) for c in chunks]
+    else:
+        sizes = split
     scope.locs.append(op.loc)
 
     # one-byte varints are appended in place (the common case); s.varint writes the rest
@@ -223,10 +322,9 @@ def _write_op(s: Sink, op: Op, scope: WriteScope) -> None:
     if flags_on:
         # a flag marks an optional operand group that is there, or an attribute set / true
         bits = 0
-        if attrs is not None or not lean:
-            for i, (flag, group) in enumerate(zip(codec.flags, plan.flag_groups)):
-                if sizes[group] if group is not None else attrs and attrs.get(flag):
-                    bits |= 1 << i
+        for i, (flag, group) in enumerate(zip(codec.flags, plan.flag_groups)):
+            if sizes[group] if group is not None else attrs and attrs.get(flag):
+                bits |= 1 << i
         s.varint(bits)
     if blob is not None and not attrs:
         buf += blob

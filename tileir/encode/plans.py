@@ -2,13 +2,13 @@
 
 An :class:`OpPlan` holds, per op, the facts ``opwrite`` would otherwise derive from the
 codec on every op it writes: the attribute bytes of an op that sets none, the operand
-groups' positions, whether the op is "lean" (its bytes follow from its results, attributes
-and operands with few checks), and so on, per bytecode version.
+groups' positions, and per bytecode version the record ``opwrite.write_ops`` writes the
+usual op by (``FAST``).
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from tileir.encode.optable import OP_CODECS, OpCodec
 from tileir.encode.versions import op_ceiling
@@ -18,7 +18,7 @@ from tileir.ir.dialect import ENUMS, VERSIONS
 from tileir.ir.memo import register_memo
 from tileir.ir.module import Op
 
-__all__ = ["OpPlan", "PLANS", "write_plain_attr"]
+__all__ = ["OpPlan", "PLANS", "FAST", "write_plain_attr"]
 
 
 def _default_bytes(kind: str, default) -> Optional[bytes]:
@@ -50,7 +50,6 @@ class OpPlan:
         "group_since",
         "bool_array_at",
         "opcode",
-        "lean",
         "by_version",
         "star",
         "good_segments",
@@ -81,30 +80,85 @@ class OpPlan:
         s = Sink()
         s.varint(codec.opcode)
         self.opcode = bytes(s.buf)
-        # "lean" ops skip most checks of _write_op: no regions, operands in one run of groups
-        # (at most one of them variable), no flags or attributes that depend on the operands,
-        # nothing in them newer than the op
-        self.lean = (
-            not codec.regions
-            and codec.last_result_since is None
-            and codec.operand_layout != "grouped"
-            and not codec.operand_since
-            and all(g is None for g in self.flag_groups)
-            and all(a[1] != "bool[]" for a in codec.attrs)
-        )
         self.by_version = {v: self.facts(v) for v in VERSIONS}
         self.star = "*" in self.kinds  # the variable group (if any) takes any number
         # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
         # tuple equal to one of them (True for 1 ...) splits the operands the same way
         self.good_segments: set = register_memo(f"encode.opwrite: segments of {codec.name}", set())
 
+    def fast(self, v: tuple[int, int]) -> Optional[tuple]:
+        """What the op writer's fast path needs to write an op of this codec at version
+        ``v`` (see ``opwrite.write_ops``), or None when every such op takes the checking
+        path: the op is newer than ``v``, has regions, or has parts newer than itself
+        that ``v`` lacks."""
+        codec = self.codec
+        since = codec.last_result_since
+        if (
+            codec.since > v
+            or codec.regions
+            or (since is not None and since > v)
+            or any(since > v for _, since in self.group_since)
+        ):
+            return None
+        grouped = codec.operand_layout == "grouped"
+        if not grouped and codec.bool_array_group is not None:
+            return None  # (no such op: a bool[] attribute's group lies among several)
+        flags = None
+        if len(codec.flags) > 7:
+            return None  # (no such op: its flags would take a varint of two bytes)
+        if codec.flags_since is not None and v >= codec.flags_since:
+            flags = tuple(
+                (1 << i, group, flag)
+                for i, (flag, group) in enumerate(zip(codec.flags, self.flag_groups))
+            )
+        return (
+            self,
+            self.opcode,
+            codec.fixed_results is None,  # a count before the result types
+            self.want_results,
+            self.attr_names,
+            # the operand groups: an ungrouped op's operands are one run (after a count
+            # where a group is variable), checked by (fixed groups, variable groups, "*")
+            self.kinds if grouped else None,
+            ("*" if codec.operand_layout == "counted" else "1",),
+            self.n_fixed,
+            self.n_variable,
+            self.star,
+            flags,
+            any(g is not None for g in self.flag_groups),  # a flag marks an operand group
+            self._defaults_parts(v),
+            op_ceiling(codec) > v,
+        )
+
+    def _defaults_parts(self, v: tuple[int, int]) -> Union[bytes, tuple, None]:
+        # the attribute bytes of an op that sets none: bytes, or where they depend on an
+        # operand group's size a tuple of parts, each bytes or the position of the group a
+        # bool[] attribute at its default (all false) writes one 0 per value of; None: they
+        # are worked out attribute by attribute
+        parts: list = []
+        for _attr, kind, default, optional, since, default_bytes in self.attrs:
+            if since > v or kind == "unit" or (optional and default is None):
+                continue
+            if default_bytes is not None:
+                if parts and type(parts[-1]) is bytes:
+                    parts[-1] += default_bytes
+                else:
+                    parts.append(default_bytes)
+            elif kind == "bool[]" and default is not None and not default:
+                if self.bool_array_at is None:
+                    return None
+                parts.append(self.bool_array_at)
+            else:
+                return None
+        if all(type(p) is bytes for p in parts):
+            return b"".join(parts)
+        return tuple(parts)
+
     def facts(self, v: tuple[int, int]) -> tuple:
-        """At version ``v``: (the op is lean and exists, the flags varint is written, the
-        attribute bytes of an op that sets none or None, an op of this codec may need a
-        version after ``v``)."""
+        """At version ``v``: (the flags varint is written, the attribute bytes of an op
+        that sets none or None, an op of this codec may need a version after ``v``)."""
         codec = self.codec
         return (
-            self.lean and codec.since <= v,
             codec.flags_since is not None and v >= codec.flags_since,
             self._defaults_blob(v),
             op_ceiling(codec) > v,
@@ -168,3 +222,8 @@ _ENUM_INDEX = {
 }
 # op name -> its OpPlan: derived once from the constant OP_CODECS
 PLANS = {name: OpPlan(codec) for name, codec in OP_CODECS.items()}
+# version -> op name -> what the op writer's fast path needs (only the ops it can take)
+FAST = {
+    v: {name: fast for name, plan in PLANS.items() if (fast := plan.fast(v)) is not None}
+    for v in VERSIONS
+}

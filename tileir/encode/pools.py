@@ -15,13 +15,12 @@ index and name the offset of a bad one.
 from __future__ import annotations
 
 import struct
-from itertools import accumulate
 from typing import Any
 
 from tileir.encode.typecodec import TypeReader, TypeTable
 from tileir.encode.wire import Sink, Source
 
-__all__ = ["Pools", "ReadPools", "write_table", "read_table", "to_bytes", "to_str"]
+__all__ = ["Pools", "ReadPools", "write_table", "table_parts", "read_table", "to_bytes", "to_str"]
 
 
 def to_bytes(text: str) -> bytes:
@@ -33,45 +32,44 @@ def to_str(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-class _Interner:
-    def __init__(self) -> None:
-        self.entries: list[bytes] = []
-        self._ids: dict[bytes, int] = {}
-
-    def __call__(self, key: bytes) -> int:
-        found = self._ids.get(key)
-        if found is None:
-            found = self._ids[key] = len(self.entries)
-            self.entries.append(key)
-        return found
-
-
 class Pools:
     """What one file's writer interns: strings, types (per version), constants."""
+
+    __slots__ = (
+        "version",
+        "types",
+        "type",
+        "strings",
+        "constants",
+        "_string_ids",
+        "_string_bytes",
+        "_constant_ids",
+        "_constant_bytes",
+    )
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
         self.types = TypeTable(version)
-        self._strings = _Interner()
-        self._constants = _Interner()
         #: ``type(t)``: the Type table index of ``t`` (its ``index`` itself: one call less per
         #: type written)
         self.type = self.types.index
-        self._string_ids: dict[str, int] = {}  # text -> index (to_bytes is one-to-one)
+        #: the String and Constant tables' entries, in index order
+        self.strings: list[bytes] = []
+        self.constants: list[bytes] = []
+        self._string_ids: dict[str, int] = {}  # text -> index
+        self._string_bytes: dict[bytes, int] = {}  # its bytes -> index (texts may share them)
         self._constant_ids: dict[bytes, int] = {}  # data -> index (one entry per data)
-
-    @property
-    def strings(self) -> list[bytes]:
-        return self._strings.entries
-
-    @property
-    def constants(self) -> list[bytes]:
-        return self._constants.entries
+        self._constant_bytes: dict[bytes, int] = {}  # an entry's bytes -> index
 
     def string(self, text: str) -> int:
         found = self._string_ids.get(text)
         if found is None:
-            found = self._string_ids[text] = self._strings(to_bytes(text))
+            data = text.encode("utf-8", "surrogateescape")  # (to_bytes, one call less)
+            found = self._string_bytes.get(data)
+            if found is None:
+                found = self._string_bytes[data] = len(self.strings)
+                self.strings.append(data)
+            self._string_ids[text] = found
         return found
 
     def constant(self, data: bytes) -> int:
@@ -80,31 +78,42 @@ class Pools:
             s = Sink()
             s.varint(len(data))
             s.raw(data)
-            found = self._constants(bytes(s.buf))
+            entry = bytes(s.buf)
+            found = self._constant_bytes.get(entry)
+            if found is None:
+                found = self._constant_bytes[entry] = len(self.constants)
+                self.constants.append(entry)
             if type(data) is bytes:
                 self._constant_ids[data] = found
         return found
 
 
-def write_table(s: Sink, entries: list[bytes], width: int) -> None:
-    """Count, pad to ``width``, one ``width``-byte start offset per entry, the entries."""
-    s.varint(len(entries))
-    s.pad_to(width)
+def table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
+    """The ``width``-byte start offsets and the data of an indexed table of ``entries``."""
     mask = (1 << (8 * width)) - 1
-    sizes = list(map(len, entries))
-    if sum(sizes) <= mask:  # every start offset fits its word (no wrapping)
-        offsets = [0, *accumulate(sizes[:-1])] if sizes else []
-    else:
-        offsets, at = [], 0
-        for n in sizes:
-            offsets.append(at & mask)
-            at += n
+    # (a plain loop: after a full collection each C routine a call first reaches is a cache
+    # miss of its own, and this one reaches only the ones the writer uses anyway)
+    offsets, at = [], 0
+    for entry in entries:
+        offsets.append(at)
+        at += len(entry)
+    if at > mask:  # some start offsets wrap around their word
+        offsets = [o & mask for o in offsets]
     code = _WORD_CODES.get(width)
     if code is not None:
-        s.raw(struct.pack(f"<{len(offsets)}{code}", *offsets))
+        words = struct.pack(f"<{len(offsets)}{code}", *offsets)
     else:
-        s.raw(b"".join([o.to_bytes(width, "little") for o in offsets]))
-    s.raw(b"".join(entries))
+        words = b"".join([o.to_bytes(width, "little") for o in offsets])
+    return words, b"".join(entries)
+
+
+def write_table(s: Sink, entries: list[bytes], width: int) -> None:
+    """Count, pad to ``width``, one ``width``-byte start offset per entry, the entries."""
+    words, data = table_parts(entries, width)
+    s.varint(len(entries))
+    s.pad_to(width)
+    s.buf += words
+    s.buf += data
 
 
 _WORD_CODES = {1: "B", 2: "H", 4: "I", 8: "Q"}  # struct codes of unsigned words by width

@@ -14,11 +14,11 @@ is) so a table's order is free, and it refuses cycles and dangling indices.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, overload
+from typing import Any, Sequence, TypeVar, overload
 
-from tileir.encode.wire import Sink, Source
+from tileir.encode.wire import Sink, Source, leb128
 from tileir.errors import EncodeError
-from tileir.ir.dialect import version_text
+from tileir.ir.dialect import VERSIONS, version_text
 from tileir.ir.memo import memo_table
 from tileir.types import (
     FORMATS,
@@ -87,49 +87,116 @@ def _padding_code(padding) -> int:
     return PADDING_VALUES.index(padding)
 
 
-# (element's entry index, shape) -> the entry of a tile type: a memo of a pure function of
-# those ints (a tile's entry does not depend on the version); shapes are tuples of exact ints
-_TILE_ENTRIES: dict = memo_table("encode.typecodec: tile type entries")
+# version -> {a type's value (see TypeTable.index) -> the bytes of its entry}: memos of a pure
+# function of immutable values (the parts in a value are entry indices, and an entry refers to
+# its parts by index only)
+_ENTRIES: dict[tuple[int, int], dict] = {
+    v: memo_table(f"encode.typecodec: type entries of {version_text(v)}") for v in VERSIONS
+}
 
 
 class TypeTable:
     """Interns types for one file of ``version``: ``index(t)`` is its entry number."""
 
+    __slots__ = ("version", "entries", "_ids", "_values", "by_id", "_kept", "_memo")
+
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
         self.entries: list[bytes] = []
         self._ids: dict[bytes, int] = {}
-        self._memo: dict[object, int] = {}
+        #: a type's value (see ``index``) -> its index
+        self._values: dict[object, int] = {}
+        #: id(type object) -> its index, for every type object asked for so far (most
+        #: values come as many equal objects); ``_kept`` holds each of those objects for the
+        #: file's lifetime, so no id here can name another object
+        self.by_id: dict[int, int] = {}
+        self._kept: list[object] = []
+        memo = _ENTRIES.get(version)
+        self._memo: dict = memo if memo is not None else {}
 
-    def index(self, t: Type) -> int:
-        found = self._memo.get(t)
+    def index(self, type_: Type) -> int:
+        by_id = self.by_id
+        found = by_id.get(id(type_))
         if found is not None:
             return found
-        if type(t) is TileType:  # the most common entry (always 13.1): its bytes by a memo
-            element = self.index(t.element)
-            shape = t.shape
-            key = _TILE_ENTRIES.get((element, shape))
-            if key is None:
+        t: Any = type_  # (its class is told apart by identity below, which mypy cannot follow)
+        # The type's value: for the common classes a tuple of its fields with its parts by
+        # their indices (it hashes and compares in C, where a type's own hash and equality
+        # are Python calls), else the type itself.  Parts are interned first.
+        cls = type(t)
+        key: object
+        if cls is TileType:
+            part = t.element
+            sub = by_id.get(id(part))
+            key = (_TILE, self.index(part) if sub is None else sub, t.shape)
+        elif cls is Format:
+            key = t.name
+        elif cls is PointerType:
+            part = t.pointee
+            sub = by_id.get(id(part))
+            key = (_PTR, self.index(part) if sub is None else sub, t.attr)
+        elif cls is TensorViewType:
+            part = t.element
+            sub = by_id.get(id(part))
+            key = (
+                _TVIEW,
+                self.index(part) if sub is None else sub,
+                t.shape,
+                t.strides,
+                t.ptr_attr,
+            )
+        elif cls is PartitionViewType:
+            part = t.tensor_view
+            sub = by_id.get(id(part))
+            key = (
+                _PVIEW, self.index(part) if sub is None else sub, t.tile_shape, t.dim_map, t.padding
+            )  # fmt: skip
+        elif cls is TokenType:
+            key = _TOKEN
+        else:  # (its entry may hold its parts' indices: the memo below cannot hold it)
+            key = t
+        found = self._values.get(key)
+        if found is None:
+            # the entry's bytes: a memo of a pure function of the value (and the version: a
+            # value written once at this version passed the version check)
+            entry = self._memo.get(key) if key is not t else None
+            if entry is None:
+                if type_since(t) > self.version:
+                    raise EncodeError(
+                        f"type {t} needs bytecode {version_text(type_since(t))}, "
+                        f"the file is {version_text(self.version)}"
+                    )
                 s = Sink()
                 self._payload(t, s)
-                key = bytes(s.buf)
-                if len(_TILE_ENTRIES) >= 4096:
-                    _TILE_ENTRIES.clear()
-                _TILE_ENTRIES[(element, shape)] = key
-        else:
-            if type_since(t) > self.version:
-                raise EncodeError(
-                    f"type {t} needs bytecode {version_text(type_since(t))}, "
-                    f"the file is {version_text(self.version)}"
-                )
-            s = Sink()
-            self._payload(t, s)
-            key = bytes(s.buf)
-        found = self._ids.get(key)
+                entry = bytes(s.buf)
+                if key is not t:
+                    if len(self._memo) >= 4096:
+                        self._memo.clear()
+                    self._memo[key] = entry
+            found = self._ids.get(entry)
+            if found is None:
+                found = self._ids[entry] = len(self.entries)
+                self.entries.append(entry)
+            self._values[key] = found
+        by_id[id(t)] = found
+        self._kept.append(t)
+        return found
+
+    def function(self, inputs: Sequence[Type], results: Sequence[Type] = ()) -> int:
+        """The index of the function type ``inputs -> results``, as ``index`` gives it for
+        the equal FunctionType (which need not be built: an entry's signature is asked for
+        once per file)."""
+        fields = [_FUNC, len(inputs)]
+        for x in inputs:
+            fields.append(self.index(x))
+        fields.append(len(results))
+        for x in results:
+            fields.append(self.index(x))
+        entry = leb128(fields)
+        found = self._ids.get(entry)
         if found is None:
-            found = self._ids[key] = len(self.entries)
-            self.entries.append(key)
-        self._memo[t] = found
+            found = self._ids[entry] = len(self.entries)
+            self.entries.append(entry)
         return found
 
     def _payload(self, t, s: Sink) -> None:

@@ -15,6 +15,7 @@ fault, never an ``IndexError`` or ``struct.error``.
 
 from __future__ import annotations
 
+import struct
 from typing import NoReturn, Sequence
 
 from tileir.errors import DecodeError, EncodeError
@@ -26,6 +27,7 @@ __all__ = [
     "SECTION_NAMES",
     "Sink",
     "Source",
+    "leb128",
     "zigzag",
     "unzigzag",
     "as_int64",
@@ -37,6 +39,8 @@ __all__ = [
 MAGIC = b"\x7fTileIR\x00"
 #: The byte that fills alignment padding.
 PAD = 0xCB
+_PADDING = bytes([PAD]) * 64  # more than any alignment the format asks for
+_SIGNED_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}  # struct codes of signed words by width
 
 #: Section ids (low 7 bits of a section's first byte; bit 7 says an alignment follows).
 SECTION = {
@@ -87,6 +91,23 @@ def as_int64(pattern: int) -> int:
     return pattern - (1 << 64) if pattern > INT64_MAX else pattern
 
 
+def leb128(values: Sequence[int]) -> bytes:
+    """Varints of ``values`` (ints in 0 .. 2**64-1, unchecked) back to back, as
+    :meth:`Sink.varint` writes them: the bytes of a table entry made of fields."""
+    out: list[int] = []
+    for v in values:
+        if v < 0x80:  # most fields: an index, a count, a tag
+            out.append(v)
+        elif v < 0x4000:  # a line number
+            out += ((v & 0x7F) | 0x80, v >> 7)
+        else:
+            while v >= 0x80:
+                out.append((v & 0x7F) | 0x80)
+                v >>= 7
+            out.append(v)
+    return bytes(out)
+
+
 class Sink:
     """A growing byte buffer with the writers the format needs.
 
@@ -94,6 +115,8 @@ class Sink:
     :class:`~tileir.errors.EncodeError` naming ``what`` the field is, the value
     and the range; none wraps a value around.
     """
+
+    __slots__ = ("buf",)
 
     def __init__(self) -> None:
         self.buf = bytearray()
@@ -137,10 +160,18 @@ class Sink:
     def ints(self, values: Sequence[int], width: int, what: str = "signed word") -> None:
         """A count, then each value as a signed little-endian word of ``width`` bytes."""
         buf = self.buf
-        if len(values) < 0x80:
-            buf.append(len(values))
+        n = len(values)
+        if n < 0x80:
+            buf.append(n)
         else:
-            self.varint(len(values))
+            self.varint(n)
+        code = _SIGNED_CODES.get(width)
+        if code is not None:
+            try:  # all at once (the routine the tables' offsets take too)
+                buf += struct.pack(f"<{n}{code}", *values)
+                return
+            except (struct.error, TypeError):
+                pass  # a value past the range, or one int() converts: word by word below
         for v in values:
             try:
                 buf += int(v).to_bytes(width, "little", signed=True)
@@ -150,7 +181,8 @@ class Sink:
 
     def pad_to(self, alignment: int, base: int = 0) -> None:
         """Pad with 0xCB until ``base + len`` is a multiple of ``alignment``."""
-        self.buf.extend(bytes([PAD]) * (-(base + len(self.buf)) % alignment))
+        n = -(base + len(self.buf)) % alignment
+        self.buf += _PADDING[:n] if n <= len(_PADDING) else bytes([PAD]) * n
 
 
 class Source:

@@ -14,18 +14,17 @@ from tileir.encode.attrcodec import write_tagged
 from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
-from tileir.encode.pools import Pools, write_table
+from tileir.encode.pools import Pools, table_parts
 from tileir.encode.versions import (
     LATEST_NEED,
     check_version,
     module_level_need,
     required_version,
 )
-from tileir.encode.wire import MAGIC, PAD, SECTION, Sink
+from tileir.encode.wire import MAGIC, PAD, SECTION, Sink, leb128
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, parse_version, version_text
 from tileir.ir.module import Dense, Function, Hints, Module
-from tileir.types import FunctionType
 
 __all__ = ["encode", "resolve_version"]
 
@@ -76,7 +75,8 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
     location and the version it needs) or the module breaks the bytecode's
     structure (a value used out of scope, a block without a terminator ...).
     """
-    v = resolve_version(module, version)
+    found = _BY_TEXT.get(version) if type(version) is str else None  # (the usual call)
+    v = found if found is not None else resolve_version(module, version)
     # The version asked for is checked against what the module needs (the version it requires
     # holds it by definition), without a walk of its own on the way: every type is checked
     # where the type table writes it, and the writer notes an op that may need more (see
@@ -89,7 +89,10 @@ def encode(module: Module, version: VersionLike = None, *, debug_info: bool = Fa
         if checked:
             check_version(module, v)
         raise
-    if checked and (newer or module_level_need(module) > v):
+    if checked and (
+        newer
+        or ((module.producer is not None or module.globals) and module_level_need(module) > v)
+    ):
         check_version(module, v)
     return data
 
@@ -99,55 +102,76 @@ def _file(module: Module, v: tuple[int, int], debug_info: bool) -> tuple[bytes, 
     pools = Pools(v)
     debug = DebugWriter(pools) if debug_info else None
 
-    names = [f.name for f in module.functions] + [g.name for g in module.globals]
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise EncodeError(f"symbol names must be distinct; {', '.join(twice)} appear twice")
+    functions, globals_ = module.functions, module.globals
+    if len(functions) + len(globals_) > 1:
+        names = [f.name for f in functions] + [g.name for g in globals_]
+        if len(set(names)) != len(names):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise EncodeError(f"symbol names must be distinct; {', '.join(twice)} appear twice")
     funcs = Sink()
-    funcs.varint(len(module.functions))
+    funcs.varint(len(functions))
     newer = False
-    for fn in module.functions:
+    for fn in functions:
         newer = _write_function(funcs, fn, pools, debug) or newer
-    globals_ = _globals(module, pools) if module.globals else None
+    global_bytes = _globals(module, pools) if globals_ else None
     producer = None
     if module.producer is not None:
-        p = Sink()
-        p.varint(pools.string(module.producer))
-        producer = bytes(p.buf)
+        producer = leb128((pools.string(module.producer),))
     debug_payload = debug.payload() if debug is not None else None
 
-    out = Sink()
-    out.raw(MAGIC)
-    out.raw(bytes([v[0], v[1], 0, 0]))  # major, minor, tag (u16 LE) = 0
-    _section(out, "func", bytes(funcs.buf), 8)
-    if globals_ is not None:
-        _section(out, "global", globals_, 1)
+    # the sections, in one buffer: each table is laid out in place (its payload starts
+    # aligned to its width, so its padding is the same there as in a buffer of its own)
+    buf = bytearray(_HEADER[v])
+    _section(buf, _FUNC, funcs.buf, 8)
+    if global_bytes is not None:
+        _section(buf, _GLOBAL, global_bytes, 1)
     if pools.constants:
-        _section(out, "constant", _table(pools.constants, 8), 8)
+        _table(buf, _CONSTANT, pools.constants, 8)
     if debug_payload is not None:
-        _section(out, "debug", debug_payload, 8)
-    _section(out, "type", _table(pools.types.entries, 4), 4)
+        _section(buf, _DEBUG, debug_payload, 8)
+    _table(buf, _TYPE, pools.types.entries, 4)
     if producer is not None:
-        _section(out, "producer", producer, 1)
-    _section(out, "string", _table(pools.strings, 4), 4)
-    out.byte(SECTION["end"])
-    return bytes(out.buf), newer
+        _section(buf, _PRODUCER, producer, 1)
+    _table(buf, _STRING, pools.strings, 4)
+    buf.append(SECTION["end"])
+    return bytes(buf), newer
 
 
-def _table(entries: list[bytes], width: int) -> bytes:
-    s = Sink()
-    write_table(s, entries, width)
-    return bytes(s.buf)
+_FUNC, _GLOBAL, _CONSTANT, _DEBUG, _TYPE, _PRODUCER, _STRING = (
+    SECTION[name] for name in ("func", "global", "constant", "debug", "type", "producer", "string")
+)
+#: the file's first 12 bytes per version: the magic, major, minor, then tag (u16 LE) = 0
+_HEADER = {v: MAGIC + bytes([v[0], v[1], 0, 0]) for v in VERSIONS}
+_ALIGNED = 0x80  # a section id's bit 7: an alignment follows the payload's length
 
 
-def _section(out: Sink, name: str, payload: bytes, alignment: int) -> None:
-    aligned = alignment > 1
-    buf = out.buf
-    buf.append(SECTION[name] | (0x80 if aligned else 0))
-    out.varint(len(payload))
-    if aligned:
-        out.varint(alignment)
+def _table(buf: bytearray, section: int, entries: list[bytes], width: int) -> None:
+    """A section holding an indexed table of ``entries`` (as ``write_table`` lays it out: its
+    payload starts aligned to ``width``, so its padding is the same here)."""
+    words, data = table_parts(entries, width)
+    n = len(entries)
+    count = leb128((n,)) if n >= 0x80 else _COUNTS[n]
+    pad = -len(count) % width
+    buf.append(section | _ALIGNED)
+    buf += leb128((len(count) + pad + len(words) + len(data), width))
+    buf += _PADDING[: -len(buf) % width]
+    buf += count
+    buf += _PADDING[:pad]
+    buf += words
+    buf += data
+
+
+_COUNTS = [bytes((n,)) for n in range(0x80)]  # the one-byte varints
+
+
+def _section(buf: bytearray, section: int, payload: bytes | bytearray, alignment: int) -> None:
+    if alignment > 1:
+        buf.append(section | _ALIGNED)
+        buf += leb128((len(payload), alignment))
         buf += _PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
+    else:
+        buf.append(section)
+        buf += leb128((len(payload),))
     buf += payload
 
 
@@ -169,19 +193,19 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
     loc_index = debug.function(fn.name, fn.loc, scope.locs) if debug is not None else 0
 
     s.varint(pools.string(fn.name))
-    s.varint(pools.type(FunctionType(tuple(p.type for p in fn.params), ())))
+    s.varint(pools.types.function([p.type for p in fn.params]))
     if pools.version >= _V5:  # hints and argument dictionaries always there, no hints flag
-        s.byte(_ENTRY)
+        s.buf.append(_ENTRY)
         s.varint(loc_index)
         write_tagged(s, fn.hints if fn.hints is not None else Hints(()), pools)
         s.raw(_EMPTY_ARG_ATTRS)
     else:
-        s.byte(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
+        s.buf.append(_ENTRY | (_HAS_HINTS if fn.hints is not None else 0))
         s.varint(loc_index)
         if fn.hints is not None:
             write_tagged(s, fn.hints, pools)
-    s.varint(len(body))
-    s.raw(bytes(body.buf))
+    s.varint(len(body.buf))
+    s.buf += body.buf
     return scope.newer
 
 

@@ -113,7 +113,7 @@ QUICK: dict[str, tuple[str, ...]] = {
         "tests/encode/test_decode_errors.py",
         "tests/encode/test_encode.py",
     ),
-    "tileir/encode/opwrite.py": ("tests/encode/test_encode.py",),
+    "tileir/encode/opwrite.py": ("tests/encode/test_encode.py", "tests/encode/test_fast_path.py"),
     "tileir/encode/opread.py": (
         "tests/encode/test_decode_errors.py",
         "tests/encode/test_encode.py",
