@@ -144,8 +144,21 @@ def user_loc(skip: int = 1) -> Optional[Loc]:
         frame = frame.f_back
     if frame is None:
         return None
-    chain = [frame]
     outer = frame.f_back
+    if outer is not None:
+        user = is_user.get(outer.f_code.co_filename)
+        if user is None:
+            user = _classify(outer.f_code.co_filename)
+    if outer is None or not user:
+        # the common case, a kernel body's own line: _frame_loc's memo read here, inline
+        # (the hot path makes one Python call where it made three)
+        entry = _COLUMNS.get(id(code))
+        if entry is not None and entry[0] is code:
+            found = entry[2].get((frame.f_lasti, frame.f_lineno))
+            if found is not None:
+                return found
+        return _frame_loc(frame)
+    chain = [frame]
     while outer is not None:
         user = is_user.get(outer.f_code.co_filename)
         if user is None:
