@@ -116,21 +116,30 @@ class Cells:
     tile: tuple[int, ...]
     along: tuple[_Axis, ...]
     pad: str = "zero"
+    #: cells per dimension (``None`` where the extent is ``DYN_DIM``): made once, with the
+    #: cells (a fact of the fields above, outside equality), since every recording asks
+    counts: tuple[Optional[int], ...] = attrs.field(init=False, eq=False)
+    #: the dimensions with lanes past the extent: those whose extent is not a whole number of
+    #: tiles, or is DYN_DIM (made once too)
+    ragged: tuple[int, ...] = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         _check_cells(self)
+        # an extent is an int or DYN_DIM (checked just now)
+        counts = tuple(
+            -(-e // t) if isinstance(e, int) else None for e, t in zip(self.extent, self.tile)
+        )
+        object.__setattr__(self, "counts", counts)
+        ragged = tuple(
+            d
+            for d, (e, t) in enumerate(zip(self.extent, self.tile))
+            if not isinstance(e, int) or e % t
+        )
+        object.__setattr__(self, "ragged", ragged)
 
     @property
     def rank(self) -> int:
         return len(self.extent)
-
-    @property
-    def counts(self) -> tuple[Optional[int], ...]:
-        """Cells per dimension (``None`` where the extent is ``DYN_DIM``)."""
-        # an extent is an int or DYN_DIM (checked when the cells are made)
-        return tuple(
-            -(-e // t) if isinstance(e, int) else None for e, t in zip(self.extent, self.tile)
-        )
 
     @property
     def dynamic(self) -> bool:
@@ -309,18 +318,20 @@ class Param:
     #: a Scalar's value fixed when the kernel is recorded (``tileir.compose.specialize``):
     #: ``scalar(p)`` is then that constant, and the entry has no parameter for it
     value: Optional[Union[int, float, bool]] = attrs.field(default=None, kw_only=True)
+    # facts of the fields above, read by every op of a recording: made once, with the handle
+    # (outside equality and init)
+    #: the cells this handle reads or writes through (``view``, else the marker's)
+    cells: Optional[Cells] = attrs.field(init=False, eq=False)
+    #: the marker's element format
+    format: Format = attrs.field(init=False, eq=False)
+    #: the marker's role: ``In``, ``Out``, ``Shared`` or ``Scalar``
+    role: str = attrs.field(init=False, eq=False)
 
-    @property
-    def cells(self) -> Optional[Cells]:
-        return self.view if self.view is not None else self.marker.cells
-
-    @property
-    def format(self) -> Format:
-        return self.marker.format
-
-    @property
-    def role(self) -> str:
-        return self.marker.role
+    def __attrs_post_init__(self) -> None:
+        marker = self.marker
+        object.__setattr__(self, "cells", self.view if self.view is not None else marker.cells)
+        object.__setattr__(self, "format", marker.format)
+        object.__setattr__(self, "role", marker.role)
 
     @property
     def pointer(self) -> PointerType:
