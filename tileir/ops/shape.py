@@ -107,7 +107,7 @@ def block_id(axis: int = 0) -> Tile:
     """The running block's index along grid ``axis`` (0, 1 or 2): a ``tile<i32>``."""
     if axis not in (0, 1, 2):
         raise refuse("get_tile_block_id", f"grid axis {axis!r} is not 0, 1 or 2")
-    return Tile("block_id", (), {"axis": axis}, TileType((), I32), user_loc())
+    return Tile("block_id", (), {"axis": axis}, TileType((), I32), user_loc(2))
 
 
 def num_blocks(axis: int = 0) -> Tile:

@@ -668,21 +668,33 @@ def widening_hint(lhs: ElementType, rhs: ElementType) -> str:
 
 def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
-    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+    lhs_tile = isinstance(lhs, Tile)
+    if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
     loc = user_loc()  # one look for the op and the constant a number becomes
-    lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
-    rhs = _as_tile(rhs, lhs, kind, loc)
-    ltype = lhs.type
-    fmt = ltype.element
-    if rhs.type.element is fmt and not attrs_:
-        # one format, one that arithmetic computes on, no attribute: every check below passes
+    if not attrs_:
+        # one format, one that arithmetic computes on, no attribute: every check of the
+        # general path below passes, so the tile is made at once
+        tile: Tile = lhs if lhs_tile else rhs  # type: ignore[assignment]
+        other = rhs if lhs_tile else lhs
+        ttype = tile.type
+        fmt = ttype.element
         op_ = _ARITH_OPS.get((kind, fmt.name)) if type(fmt) is Format else None
         if op_ is not None:
-            if ltype.shape != rhs.type.shape:
-                lhs, rhs = widen_pair(op_, lhs, rhs)
-                ltype = lhs.type
-            return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ltype, loc)
+            if type(other) is Tile:
+                if other.type.element is fmt:
+                    if ttype.shape != other.type.shape:
+                        lhs, rhs = widen_pair(op_, lhs, rhs)  # type: ignore[arg-type]
+                        ttype = lhs.type
+                    return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ttype, loc)  # type: ignore[arg-type]
+            elif _splat_number(other, fmt):  # type: ignore[arg-type]
+                # the number as a constant of the tile's shape: what widening the rank-0
+                # constant it becomes would make (a splat of the same bytes, at this loc)
+                c = _constant(other, fmt, ttype.shape, loc)  # type: ignore[arg-type]
+                return make_tile(op_, (tile, c) if lhs_tile else (c, tile), EMPTY_ATTRS, ttype, loc)
+    lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
+    rhs = _as_tile(rhs, lhs, kind, loc)
+    fmt = lhs.format
     if isinstance(fmt, PointerType):
         raise refuse(kind, f"{lhs.type} holds pointers; use offset() for pointer arithmetic")
     table = _FLOAT_OPS if fmt.is_float else _INT_OPS
@@ -696,6 +708,20 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     if kind == "floordiv":
         attrs_["rounding"] = "negative_inf"
     return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
+
+
+def _splat_number(value: object, fmt: Format) -> bool:
+    """True when ``value`` is a Python number that a constant of ``fmt`` takes as it is (no
+    refusal, no rounding question), so it may be made at once at a tile's shape."""
+    vt = type(value)
+    if vt is float:
+        return fmt.is_float
+    if vt is int or vt is bool:
+        if fmt.is_float:
+            return -(1 << 53) <= value <= 1 << 53  # type: ignore[operator]
+        lo, hi = int_value_range(fmt)
+        return lo <= value <= hi  # type: ignore[operator]
+    return False
 
 
 def drop_defaults(op: str, attrs_: dict[str, Any]) -> dict[str, Any]:
@@ -720,10 +746,26 @@ def _arith_format(op: str, t: TileType) -> None:
 
 _FLOAT_UNARY = {"neg": "negf", "abs": "absf"}
 _INT_UNARY = {"neg": "negi", "abs": "absi"}
+#: (neg or abs, format name) -> the op, for the formats arithmetic computes on
+_UNARY_OPS: dict[tuple[str, str], str] = {
+    (kind, name): op
+    for table, names in ((_FLOAT_UNARY, ARITH_FORMATS["float"]), (_INT_UNARY, ARITH_FORMATS["int"]))
+    for kind, op in table.items()
+    for name in names
+}
+_FLOAT_ARITH = frozenset(ARITH_FORMATS["float"])
 
 
 def unary(kind: str, x: TileLike, **attrs_: Any) -> Tile:
     """``neg`` or ``abs`` by format, or a math op (``exp``, ``sqrt`` ...) on float tiles."""
+    if type(x) is Tile and not attrs_:
+        fmt = x.type.element
+        if type(fmt) is Format:
+            op_ = _UNARY_OPS.get((kind, fmt.name))
+            if op_ is None and fmt.name in _FLOAT_ARITH and kind not in _FLOAT_UNARY:
+                op_ = kind  # a math op on a float tile arithmetic computes on
+            if op_ is not None:  # every check below passes
+                return make_tile(op_, (x,), EMPTY_ATTRS, x.type, user_loc(2))
     x = as_tile(x, None, kind)
     if isinstance(x.format, PointerType):
         raise refuse(kind, f"{x.type} holds pointers")
