@@ -205,7 +205,9 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     acc = access("load", op, n_index=len(idx), **options) if options else _WEAK
     tile = c.tile
     ttype = canonical_tile_type(tile, p.format) if _all_ints(tile) else TileType(tile, p.format)
-    loc = user_loc()  # the same frame (and so location) for the instruction and its effect
+    # the same frame (and so location) for the instruction and its effect; looked for from
+    # load_cell's or load_at's caller (both of them tileir's own)
+    loc = user_loc(3)
     lanes = cell_lanes(p, c, idx) if c.ragged else ()
     return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc, lanes)
 
@@ -276,7 +278,7 @@ def store_cell(p: Param, value: TileLike, **options: Any) -> Effect:
     value = _check_store_value(p, value, c.tile, "store_cell")
     idx = cell_index(p, (), "store_cell")
     acc = access("store", "store_cell", n_index=len(idx), **options) if options else _WEAK
-    loc = user_loc()  # the same frame (and so location) for the instruction and its effect
+    loc = user_loc(2)  # the same frame (and so location) for the instruction and its effect
     return Emit("store_view_tko", Store(p.index, c, idx, value, loc, acc), None, loc)
 
 

@@ -787,9 +787,27 @@ def compare(
     """An element-wise comparison: an ``i1`` mask of the widened shape.  ``ordering`` (floats:
     ``ordered`` is false where either side is NaN, ``unordered`` true) and ``signed``
     (integers) choose how values compare."""
-    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+    lhs_tile = isinstance(lhs, Tile)
+    if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
     loc = user_loc()  # one look for the op and the constant a number becomes
+    tile: Tile = lhs if lhs_tile else rhs  # type: ignore[assignment]
+    fmt = tile.type.element
+    if type(fmt) is Format and type(signed) is bool:
+        found = _COMPARISONS.get((fmt.name, predicate, ordering, signed))
+        if found is not None:  # a comparison made before: every check below passes
+            op_, attrs_map = found
+            other = rhs if lhs_tile else lhs
+            if type(other) is Tile:
+                if other.type.element is fmt:
+                    if tile.type.shape != other.type.shape:
+                        lhs, rhs = widen_pair(op_, lhs, rhs)  # type: ignore[arg-type]
+                    ttype = canonical_tile_type(lhs.type.shape, I1)  # type: ignore[union-attr]
+                    return make_tile(op_, (lhs, rhs), attrs_map, ttype, loc)  # type: ignore[arg-type]
+            elif _splat_number(other, fmt):
+                c = _constant(other, fmt, tile.type.shape, loc)  # type: ignore[arg-type]
+                ttype = canonical_tile_type(tile.type.shape, I1)
+                return make_tile(op_, (tile, c) if lhs_tile else (c, tile), attrs_map, ttype, loc)
     lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, "operand", loc)
     rhs = _as_tile(rhs, lhs, "operand", loc)
     if isinstance(lhs.format, PointerType):
@@ -811,7 +829,19 @@ def compare(
         attrs_["comparison_ordering"] = ordering
     else:
         attrs_["signedness"] = "signed" if signed else "unsigned"
-    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
+    made = Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
+    fmt = lhs.format
+    if type(fmt) is Format and type(signed) is bool and type(predicate) is str:
+        if type(ordering) is str:
+            if len(_COMPARISONS) >= 4096:
+                _COMPARISONS.clear()
+            _COMPARISONS[(fmt.name, predicate, ordering, signed)] = (op, made.attrs)
+    return made
+
+
+#: (format name, predicate, ordering, signed) -> the op and attributes of that comparison, for
+#: the ones made before (so checked): a memo of a pure function of immutable values
+_COMPARISONS: dict[tuple, tuple[str, AttrMap]] = memo_table("record.tile: comparisons")
 
 
 def reduce_dim(x: Tile, dim: int, op: str = "reduce") -> int:
