@@ -125,17 +125,18 @@ class Cells:
 
     def __attrs_post_init__(self) -> None:
         _check_cells(self)
-        # an extent is an int or DYN_DIM (checked just now)
-        counts = tuple(
-            -(-e // t) if isinstance(e, int) else None for e, t in zip(self.extent, self.tile)
-        )
-        object.__setattr__(self, "counts", counts)
-        ragged = tuple(
-            d
-            for d, (e, t) in enumerate(zip(self.extent, self.tile))
-            if not isinstance(e, int) or e % t
-        )
-        object.__setattr__(self, "ragged", ragged)
+        counts: list[Optional[int]] = []
+        ragged: list[int] = []
+        for d, (e, t) in enumerate(zip(self.extent, self.tile)):
+            if isinstance(e, int):  # else DYN_DIM (checked just now)
+                counts.append(-(-e // t))
+                if e % t:
+                    ragged.append(d)
+            else:
+                counts.append(None)
+                ragged.append(d)
+        _set_counts(self, tuple(counts))
+        _set_ragged(self, tuple(ragged))
 
     @property
     def rank(self) -> int:
@@ -164,6 +165,12 @@ class Cells:
         return f"cells({_show(self.extent)}, {_show(self.tile)}{extra})"
 
 
+# the derived slots, set directly (a frozen class refuses plain assignment; the slot's own
+# descriptor does not ask)
+_set_counts = Cells.counts.__set__  # type: ignore[attr-defined]
+_set_ragged = Cells.ragged.__set__  # type: ignore[attr-defined]
+
+
 def cells(
     extent: Sequence[_Extent],
     tile: Sequence[int],
@@ -185,9 +192,10 @@ def cells(
             )
     extent_t = tuple(extent)
     along_t = tuple(range(len(extent_t))) if along is None else tuple(along)
-    if any(isinstance(t, bool) or not hasattr(t, "__index__") for t in tile):
-        raise UsageError(f"tile {list(tile)} must hold whole numbers", op="cells")
-    return Cells(extent_t, tuple(int(t) for t in tile), along_t, pad)
+    for t in tile:
+        if isinstance(t, bool) or not hasattr(t, "__index__"):
+            raise UsageError(f"tile {list(tile)} must hold whole numbers", op="cells")
+    return Cells(extent_t, tuple(map(int, tile)), along_t, pad)
 
 
 @attrs.frozen(repr=False)
@@ -329,9 +337,10 @@ class Param:
 
     def __attrs_post_init__(self) -> None:
         marker = self.marker
-        object.__setattr__(self, "cells", self.view if self.view is not None else marker.cells)
-        object.__setattr__(self, "format", marker.format)
-        object.__setattr__(self, "role", marker.role)
+        view = self.view
+        _set_param_cells(self, view if view is not None else marker.cells)
+        _set_param_format(self, marker.format)
+        _set_param_role(self, marker.role)
 
     @property
     def pointer(self) -> PointerType:
@@ -344,6 +353,11 @@ class Param:
 
     def __repr__(self) -> str:
         return f"Param({self.index}, {self.marker!r})"
+
+
+_set_param_cells = Param.cells.__set__  # type: ignore[attr-defined]
+_set_param_format = Param.format.__set__  # type: ignore[attr-defined]
+_set_param_role = Param.role.__set__  # type: ignore[attr-defined]
 
 
 def retile(

@@ -37,7 +37,7 @@ import attrs
 from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, Loc, Subprogram
 
-__all__ = ["user_loc"]
+__all__ = ["user_loc", "code_loc"]
 
 # the tileir package: this file is tileir/record/source.py
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -96,6 +96,15 @@ def _frame_loc(frame: FrameType) -> Loc:
             column = columns[lasti // 2]
         loc = locs[key] = Loc(code.co_filename, key[1], column, code.co_name)
     return loc
+
+
+def code_loc(code) -> Loc:
+    """The location of function ``code`` itself: its first line, column 1 (memoised)."""
+    memo = _code_entry(code)[2]
+    found = memo.get("code")
+    if found is None:
+        found = memo["code"] = Loc(code.co_filename, code.co_firstlineno, 1, code.co_name)
+    return found
 
 
 def _subprogram(code) -> Subprogram:

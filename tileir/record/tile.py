@@ -691,7 +691,9 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
                 # the number as a constant of the tile's shape: what widening the rank-0
                 # constant it becomes would make (a splat of the same bytes, at this loc)
                 c = _constant(other, fmt, ttype.shape, loc)  # type: ignore[arg-type]
-                return make_tile(op_, (tile, c) if lhs_tile else (c, tile), EMPTY_ATTRS, ttype, loc)
+                return make_tile(
+                    op_, (tile, c) if lhs_tile else (c, tile), EMPTY_ATTRS, ttype, loc
+                )
     lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
     rhs = _as_tile(rhs, lhs, kind, loc)
     fmt = lhs.format
@@ -749,7 +751,10 @@ _INT_UNARY = {"neg": "negi", "abs": "absi"}
 #: (neg or abs, format name) -> the op, for the formats arithmetic computes on
 _UNARY_OPS: dict[tuple[str, str], str] = {
     (kind, name): op
-    for table, names in ((_FLOAT_UNARY, ARITH_FORMATS["float"]), (_INT_UNARY, ARITH_FORMATS["int"]))
+    for table, names in (
+        (_FLOAT_UNARY, ARITH_FORMATS["float"]),
+        (_INT_UNARY, ARITH_FORMATS["int"]),
+    )
     for kind, op in table.items()
     for name in names
 }
