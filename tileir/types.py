@@ -275,7 +275,7 @@ class TileType:
 # plain assignment; a slot's descriptor does not ask)
 _new_object = object.__new__
 _set_shape = TileType.shape.__set__  # type: ignore[attr-defined]
-_set_element = TileType.element.__set__  # type: ignore[attr-defined]
+_set_element = TileType.element.__set__  # type: ignore[union-attr]
 _set_tile_type_hash = TileType._attrs_cached_hash.__set__  # type: ignore[attr-defined]
 
 

@@ -355,7 +355,7 @@ class Param:
         return f"Param({self.index}, {self.marker!r})"
 
 
-_set_param_cells = Param.cells.__set__  # type: ignore[attr-defined]
+_set_param_cells = Param.cells.__set__  # type: ignore[union-attr]
 _set_param_format = Param.format.__set__  # type: ignore[attr-defined]
 _set_param_role = Param.role.__set__  # type: ignore[attr-defined]
 

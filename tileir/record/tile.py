@@ -389,7 +389,7 @@ _set_op = Tile.op.__set__  # type: ignore[attr-defined]
 _set_args = Tile.args.__set__  # type: ignore[attr-defined]
 _set_attrs = Tile.attrs.__set__  # type: ignore[attr-defined]
 _set_type = Tile.type.__set__  # type: ignore[attr-defined]
-_set_loc = Tile.loc.__set__  # type: ignore[attr-defined]
+_set_loc = Tile.loc.__set__  # type: ignore[union-attr]
 _set_lanes = Tile.lanes.__set__  # type: ignore[attr-defined]
 _set_tile_hash = Tile._attrs_cached_hash.__set__  # type: ignore[attr-defined]
 
