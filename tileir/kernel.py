@@ -35,8 +35,8 @@ from tileir.lower.guards import guarded_params, static_reach
 from tileir.record.builder import Builder, drive
 from tileir.record.convention import trace_params
 from tileir.record.markers import Marker, Out, Param
-from tileir.record.program import Program
-from tileir.record.source import user_loc
+from tileir.record.program import Program, Store
+from tileir.record.source import code_loc, user_loc
 from tileir.record.writes import written_params
 from tileir.shape_rules import RuleError, check_cells_agree, grid_of
 from tileir.text import render as text_render
@@ -171,7 +171,7 @@ def _body_loc(body: Callable[..., Any]) -> Optional[Loc]:
     code = getattr(body, "__code__", None)
     if code is None:
         return user_loc(3)
-    return Loc(code.co_filename, code.co_firstlineno, 1, code.co_name)
+    return code_loc(code)
 
 
 def _check_generator_body(name: str, body: Callable[..., Any], produced: Any) -> None:
@@ -194,6 +194,12 @@ def _check_outs_written(
     name: str, body: Callable[..., Any], params: tuple[Param, ...], builder: Builder
 ) -> None:
     """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
+    outs = {p.index for p in params if isinstance(p.marker, Out) and not p.marker.unwritten_ok}
+    for ins in builder.instrs:  # most kernels store every Out at their top level
+        if type(ins) is Store:
+            outs.discard(ins.param)
+    if not outs:
+        return
     written = written_params(builder.instrs)
     for p in params:
         marker = p.marker

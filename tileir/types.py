@@ -256,10 +256,12 @@ class TileType:
         return n
 
     def with_shape(self, shape: Iterable[int]) -> "TileType":
+        if type(shape) is tuple and _all_ints(shape):
+            return canonical_tile_type(shape, self.element)
         return TileType(tuple(shape), self.element)
 
     def with_element(self, element: ElementType) -> "TileType":
-        return TileType(self.shape, element)
+        return canonical_tile_type(self.shape, element)  # this type's shape is canonical
 
     def __str__(self) -> str:
         if not self.shape:
@@ -267,6 +269,33 @@ class TileType:
         return f"tile<{_shape_text(self.shape)}x{self.element}>"
 
     __repr__ = __str__
+
+
+# the slots of a TileType, set directly by canonical_tile_type (frozen attrs classes refuse
+# plain assignment; a slot's descriptor does not ask)
+_new_object = object.__new__
+_set_shape = TileType.shape.__set__  # type: ignore[attr-defined]
+_set_element = TileType.element.__set__  # type: ignore[union-attr]
+_set_tile_type_hash = TileType._attrs_cached_hash.__set__  # type: ignore[attr-defined]
+
+
+def _all_ints(shape: tuple) -> bool:
+    for d in shape:
+        if type(d) is not int:
+            return False
+    return True
+
+
+def canonical_tile_type(shape: tuple[int, ...], element: ElementType) -> TileType:
+    """``TileType(shape, element)`` for a ``shape`` that is already what the constructor would
+    make of it (a tuple of plain ints: another type's shape, a checked cell): the recorder's
+    hot path, which makes a type for almost every tile, skips the conversion.  The object is
+    the constructor's, field for field."""
+    t = _new_object(TileType)
+    _set_shape(t, shape)
+    _set_element(t, element)
+    _set_tile_type_hash(t, None)
+    return t
 
 
 @attrs.frozen(repr=False, cache_hash=True)

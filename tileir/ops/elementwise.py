@@ -170,9 +170,20 @@ def _binary(kind: str, a: TileLike, b: TileLike, **given: Any) -> Tile:
     if kind not in table:
         family = "float" if fmt.is_float else "integer"
         raise refuse(kind, f"`{kind}` is not defined on {family} tiles ({fmt})", user_loc())
+    if not _asks(given):  # nothing to check, and no attribute to set
+        return binary(kind, a, b)
     op = table[kind]
     types = ", ".join(str(v.type) if isinstance(v, Tile) else repr(v) for v in (a, b))
     return binary(kind, a, b, **_checked(op, fmt, given, types))
+
+
+def _asks(given: dict[str, Any]) -> bool:
+    """True when some keyword of ``given`` asks for something (is neither None nor False):
+    :func:`_checked` answers no attribute, and checks nothing, for the rest."""
+    for value in given.values():
+        if value is not None and value is not False:
+            return True
+    return False
 
 
 def add(
@@ -334,6 +345,8 @@ def _math_unary(op: str, x: TileLike, **given: Any) -> Tile:
         raise refuse(
             op, f"`{op}` takes a float tile, got {x.type}; convert with .to(F32)", user_loc()
         )
+    if not _asks(given):  # nothing to check, and no attribute to set
+        return unary(op, x)
     return unary(op, x, **_checked(op, fmt, given, str(x.type)))
 
 

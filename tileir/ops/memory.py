@@ -43,7 +43,7 @@ from tileir.record.program import (
 from tileir.record.source import user_loc
 from tileir.record.tile import Number, Tile, TileLike, as_tile, constant, refuse
 from tileir.shape_rules import RuleError, check_write, widen_many
-from tileir.types import I1, I32, Format, PointerType, TileType
+from tileir.types import I1, I32, Format, PointerType, TileType, _all_ints, canonical_tile_type
 
 __all__ = [
     "load_cell",
@@ -149,11 +149,19 @@ _WEAK = Access()
 # ----------------------------------------------------------------------------- cells
 
 
+#: the block id along grid axis 0, 1 and 2: the index of a cell along a dimension that follows
+#: that axis (immutable values, shared by every recording)
+_BLOCK_IDS = tuple(Tile("block_id", (), {"axis": axis}, TileType((), I32)) for axis in range(3))
+
+
 def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
     """One i32 tile per dimension: the block id along its grid axis, or the kernel's pick."""
     c = needs_cells(p, op)
+    along = c.along
+    n_free = along.count(FREE_AXIS)
+    if not n_free and not free:  # every dimension follows a grid axis (checked: 0, 1 or 2)
+        return tuple([_BLOCK_IDS[axis] for axis in along])  # type: ignore[index]
     free = list(free)
-    n_free = sum(a is FREE_AXIS for a in c.along)
     if len(free) != n_free:
         if op == "load_cell":
             raise refuse(
@@ -169,11 +177,11 @@ def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
             user_loc(),
         )
     out: list[Tile] = []
-    for axis in c.along:
+    for axis in along:
         if axis is FREE_AXIS:
             out.append(index_tile(free.pop(0), op))
         else:
-            out.append(Tile("block_id", (), {"axis": axis}, TileType((), I32)))
+            out.append(_BLOCK_IDS[axis])  # type: ignore[index]
     return tuple(out)
 
 
@@ -194,10 +202,13 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
         raise refuse(op, f"{p.describe()} is a value; read it with scalar()")
     c = needs_cells(p, op)
     idx = cell_index(p, index, op)
-    acc = access("load", op, n_index=len(idx), **options)
-    ttype = TileType(c.tile, p.format)
-    loc = user_loc()  # the same frame (and so location) for the instruction and its effect
-    lanes = cell_lanes(p, c, idx)
+    acc = access("load", op, n_index=len(idx), **options) if options else _WEAK
+    tile = c.tile
+    ttype = canonical_tile_type(tile, p.format) if _all_ints(tile) else TileType(tile, p.format)
+    # the same frame (and so location) for the instruction and its effect; looked for from
+    # load_cell's or load_at's caller (both of them tileir's own)
+    loc = user_loc(3)
+    lanes = cell_lanes(p, c, idx) if c.ragged else ()
     return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc, lanes)
 
 
@@ -266,8 +277,8 @@ def store_cell(p: Param, value: TileLike, **options: Any) -> Effect:
     c = needs_cells(p, "store_cell")
     value = _check_store_value(p, value, c.tile, "store_cell")
     idx = cell_index(p, (), "store_cell")
-    acc = access("store", "store_cell", n_index=len(idx), **options)
-    loc = user_loc()  # the same frame (and so location) for the instruction and its effect
+    acc = access("store", "store_cell", n_index=len(idx), **options) if options else _WEAK
+    loc = user_loc(2)  # the same frame (and so location) for the instruction and its effect
     return Emit("store_view_tko", Store(p.index, c, idx, value, loc, acc), None, loc)
 
 

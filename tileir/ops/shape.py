@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.ir.module import Bounded, DivBy, SameElements
+from tileir.ir.module import Bounded, DivBy, SameElements, freeze_attrs
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
 from tileir.record.source import user_loc
@@ -24,10 +24,12 @@ from tileir.record.tile import (
     Number,
     Tile,
     TileLike,
+    _constant,
     _widen_to,
     as_tile,
     constant,
     drop_defaults,
+    make_tile,
     refuse,
     shape_tuple,
 )
@@ -71,6 +73,8 @@ Index = Union[int, Tile]
 
 def index_tile(i: Index, op: str) -> Tile:
     """``i`` as a rank-0 ``i32`` tile (an int, or an integer tile converted)."""
+    if type(i) is int:  # (the constant refuses an int outside i32, as as_tile's would)
+        return _constant(i, I32, (), None)
     t = as_tile(i, None, op)
     if t.rank != 0 or not isinstance(t.format, Format) or not t.format.is_int:
         raise refuse(op, f"an index is a rank-0 integer tile or an int, got {t.type}", user_loc())
@@ -102,19 +106,26 @@ def check_shape(shape: Sequence[int], op: str) -> None:
 
 # ----------------------------------------------------------------------------- grid
 
+#: the attributes of a grid query along axis 0, 1 and 2 (an int axis: a bool or a numpy
+#: integer that equals one keeps its own type in the map, as before), and its type
+_AXIS_ATTRS = (freeze_attrs({"axis": 0}), freeze_attrs({"axis": 1}), freeze_attrs({"axis": 2}))
+_I32_SCALAR = TileType((), I32)
+
 
 def block_id(axis: int = 0) -> Tile:
     """The running block's index along grid ``axis`` (0, 1 or 2): a ``tile<i32>``."""
     if axis not in (0, 1, 2):
         raise refuse("get_tile_block_id", f"grid axis {axis!r} is not 0, 1 or 2")
-    return Tile("block_id", (), {"axis": axis}, TileType((), I32), user_loc())
+    attrs_ = _AXIS_ATTRS[axis] if type(axis) is int else freeze_attrs({"axis": axis})
+    return make_tile("block_id", (), attrs_, _I32_SCALAR, user_loc(2))
 
 
 def num_blocks(axis: int = 0) -> Tile:
     """How many blocks the grid has along ``axis``: a ``tile<i32>`` (``get_num_tile_blocks``)."""
     if axis not in (0, 1, 2):
         raise refuse("get_num_tile_blocks", f"grid axis {axis!r} is not 0, 1 or 2")
-    return Tile("num_blocks", (), {"axis": axis}, TileType((), I32), user_loc())
+    attrs_ = _AXIS_ATTRS[axis] if type(axis) is int else freeze_attrs({"axis": axis})
+    return make_tile("num_blocks", (), attrs_, _I32_SCALAR, user_loc(2))
 
 
 def scalar(p: Param) -> Tile:

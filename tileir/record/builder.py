@@ -33,12 +33,12 @@ from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
 from tileir.ir.memo import memo_table
-from tileir.ir.module import Loc
+from tileir.ir.module import Loc, freeze_attrs
 from tileir.record.dropped import check_generator
 from tileir.record.effect import Effect
 from tileir.record.markers import Param
 from tileir.record.program import Instr
-from tileir.record.tile import Tile
+from tileir.record.tile import Tile, make_tile
 from tileir.types import TileType
 
 __all__ = ["Builder", "Effect", "Emit", "drive"]
@@ -88,7 +88,7 @@ class Builder:
     def var(
         self, ident: int, ttype: TileType, loc: Optional[Loc] = None, lanes: tuple = ()
     ) -> Tile:
-        return Tile("var", (), {"id": ident}, ttype, loc, lanes)
+        return make_tile("var", (), freeze_attrs({"id": ident}), ttype, loc, lanes)
 
 
 @frozen

@@ -116,21 +116,31 @@ class Cells:
     tile: tuple[int, ...]
     along: tuple[_Axis, ...]
     pad: str = "zero"
+    #: cells per dimension (``None`` where the extent is ``DYN_DIM``): made once, with the
+    #: cells (a fact of the fields above, outside equality), since every recording asks
+    counts: tuple[Optional[int], ...] = attrs.field(init=False, eq=False)
+    #: the dimensions with lanes past the extent: those whose extent is not a whole number of
+    #: tiles, or is DYN_DIM (made once too)
+    ragged: tuple[int, ...] = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         _check_cells(self)
+        counts: list[Optional[int]] = []
+        ragged: list[int] = []
+        for d, (e, t) in enumerate(zip(self.extent, self.tile)):
+            if isinstance(e, int):  # else DYN_DIM (checked just now)
+                counts.append(-(-e // t))
+                if e % t:
+                    ragged.append(d)
+            else:
+                counts.append(None)
+                ragged.append(d)
+        _set_counts(self, tuple(counts))
+        _set_ragged(self, tuple(ragged))
 
     @property
     def rank(self) -> int:
         return len(self.extent)
-
-    @property
-    def counts(self) -> tuple[Optional[int], ...]:
-        """Cells per dimension (``None`` where the extent is ``DYN_DIM``)."""
-        # an extent is an int or DYN_DIM (checked when the cells are made)
-        return tuple(
-            -(-e // t) if isinstance(e, int) else None for e, t in zip(self.extent, self.tile)
-        )
 
     @property
     def dynamic(self) -> bool:
@@ -155,6 +165,12 @@ class Cells:
         return f"cells({_show(self.extent)}, {_show(self.tile)}{extra})"
 
 
+# the derived slots, set directly (a frozen class refuses plain assignment; the slot's own
+# descriptor does not ask)
+_set_counts = Cells.counts.__set__  # type: ignore[attr-defined]
+_set_ragged = Cells.ragged.__set__  # type: ignore[attr-defined]
+
+
 def cells(
     extent: Sequence[_Extent],
     tile: Sequence[int],
@@ -176,9 +192,10 @@ def cells(
             )
     extent_t = tuple(extent)
     along_t = tuple(range(len(extent_t))) if along is None else tuple(along)
-    if any(isinstance(t, bool) or not hasattr(t, "__index__") for t in tile):
-        raise UsageError(f"tile {list(tile)} must hold whole numbers", op="cells")
-    return Cells(extent_t, tuple(int(t) for t in tile), along_t, pad)
+    for t in tile:
+        if isinstance(t, bool) or not hasattr(t, "__index__"):
+            raise UsageError(f"tile {list(tile)} must hold whole numbers", op="cells")
+    return Cells(extent_t, tuple(map(int, tile)), along_t, pad)
 
 
 @attrs.frozen(repr=False)
@@ -309,18 +326,21 @@ class Param:
     #: a Scalar's value fixed when the kernel is recorded (``tileir.compose.specialize``):
     #: ``scalar(p)`` is then that constant, and the entry has no parameter for it
     value: Optional[Union[int, float, bool]] = attrs.field(default=None, kw_only=True)
+    # facts of the fields above, read by every op of a recording: made once, with the handle
+    # (outside equality and init)
+    #: the cells this handle reads or writes through (``view``, else the marker's)
+    cells: Optional[Cells] = attrs.field(init=False, eq=False)
+    #: the marker's element format
+    format: Format = attrs.field(init=False, eq=False)
+    #: the marker's role: ``In``, ``Out``, ``Shared`` or ``Scalar``
+    role: str = attrs.field(init=False, eq=False)
 
-    @property
-    def cells(self) -> Optional[Cells]:
-        return self.view if self.view is not None else self.marker.cells
-
-    @property
-    def format(self) -> Format:
-        return self.marker.format
-
-    @property
-    def role(self) -> str:
-        return self.marker.role
+    def __attrs_post_init__(self) -> None:
+        marker = self.marker
+        view = self.view
+        _set_param_cells(self, view if view is not None else marker.cells)
+        _set_param_format(self, marker.format)
+        _set_param_role(self, marker.role)
 
     @property
     def pointer(self) -> PointerType:
@@ -333,6 +353,11 @@ class Param:
 
     def __repr__(self) -> str:
         return f"Param({self.index}, {self.marker!r})"
+
+
+_set_param_cells = Param.cells.__set__  # type: ignore[union-attr]
+_set_param_format = Param.format.__set__  # type: ignore[attr-defined]
+_set_param_role = Param.role.__set__  # type: ignore[attr-defined]
 
 
 def retile(

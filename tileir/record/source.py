@@ -37,7 +37,7 @@ import attrs
 from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, Loc, Subprogram
 
-__all__ = ["user_loc"]
+__all__ = ["user_loc", "code_loc"]
 
 # the tileir package: this file is tileir/record/source.py
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -98,6 +98,15 @@ def _frame_loc(frame: FrameType) -> Loc:
     return loc
 
 
+def code_loc(code) -> Loc:
+    """The location of function ``code`` itself: its first line, column 1 (memoised)."""
+    memo = _code_entry(code)[2]
+    found = memo.get("code")
+    if found is None:
+        found = memo["code"] = Loc(code.co_filename, code.co_firstlineno, 1, code.co_name)
+    return found
+
+
 def _subprogram(code) -> Subprogram:
     """The debug subprogram of a helper function: its file, its first line (a decorator's,
     when it has one, as Python numbers it), its name and a linkage name unique to it."""
@@ -144,8 +153,21 @@ def user_loc(skip: int = 1) -> Optional[Loc]:
         frame = frame.f_back
     if frame is None:
         return None
-    chain = [frame]
     outer = frame.f_back
+    if outer is not None:
+        user = is_user.get(outer.f_code.co_filename)
+        if user is None:
+            user = _classify(outer.f_code.co_filename)
+    if outer is None or not user:
+        # the common case, a kernel body's own line: _frame_loc's memo read here, inline
+        # (the hot path makes one Python call where it made three)
+        entry = _COLUMNS.get(id(code))
+        if entry is not None and entry[0] is code:
+            found = entry[2].get((frame.f_lasti, frame.f_lineno))
+            if found is not None:
+                return found
+        return _frame_loc(frame)
+    chain = [frame]
     while outer is not None:
         user = is_user.get(outer.f_code.co_filename)
         if user is None:

@@ -28,16 +28,27 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, S
 from attrs import field, frozen
 
 from tileir.errors import RecordingError
-from tileir.ir.attr_rules import check_arith_format
+from tileir.ir.attr_rules import ARITH_FORMATS, check_arith_format
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
-from tileir.ir.module import AS_TUPLE, Dense, Loc, freeze_attrs
+from tileir.ir.memo import memo_table
+from tileir.ir.module import AS_TUPLE, EMPTY_ATTRS, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
 from tileir.ir.signatures import attr_defaults
 from tileir.record.effect import not_a_tile_hint
 from tileir.record.source import user_loc
 from tileir.shape_rules import RuleError, normalize_dim, widen_shapes
-from tileir.types import F32, I1, I32, ElementType, Format, PointerType, TileType
+from tileir.types import (
+    F32,
+    I1,
+    I32,
+    ElementType,
+    Format,
+    PointerType,
+    TileType,
+    _all_ints,
+    canonical_tile_type,
+)
 
 __all__ = [
     "Tile",
@@ -51,6 +62,7 @@ __all__ = [
     "drop_defaults",
     "install_methods",
     "shape_tuple",
+    "make_tile",
 ]
 
 #: Tile methods whose work a kernel-facing operation does (``t.to(F16)`` is
@@ -370,6 +382,41 @@ class Tile:
         return _method("broadcast_to")(self, shape)
 
 
+# the slots of a Tile, set directly by make_tile (frozen attrs classes refuse plain assignment;
+# a slot's descriptor does not ask)
+_new_object = object.__new__
+_set_op = Tile.op.__set__  # type: ignore[attr-defined]
+_set_args = Tile.args.__set__  # type: ignore[attr-defined]
+_set_attrs = Tile.attrs.__set__  # type: ignore[attr-defined]
+_set_type = Tile.type.__set__  # type: ignore[attr-defined]
+_set_loc = Tile.loc.__set__  # type: ignore[union-attr]
+_set_lanes = Tile.lanes.__set__  # type: ignore[attr-defined]
+_set_tile_hash = Tile._attrs_cached_hash.__set__  # type: ignore[attr-defined]
+
+
+def make_tile(
+    op: str,
+    args: tuple[Tile, ...],
+    attrs: AttrMap,
+    type: TileType,
+    loc: Optional[Loc] = None,
+    lanes: tuple = (),
+) -> Tile:
+    """``Tile(op, args, attrs, type, loc, lanes)`` for ``args`` already a tuple and ``attrs``
+    already frozen (:func:`~tileir.ir.module.freeze_attrs`'s answer, ``EMPTY_ATTRS`` when
+    empty): the recorder's hot path, which skips the constructor's conversions.  The object
+    is the constructor's, field for field."""
+    t = _new_object(Tile)
+    _set_op(t, op)
+    _set_args(t, args)
+    _set_attrs(t, attrs)
+    _set_type(t, type)
+    _set_loc(t, loc)
+    _set_lanes(t, lanes)
+    _set_tile_hash(t, None)
+    return t
+
+
 @frozen(cache_hash=True)
 class Region:
     """The body of a ``reduce`` / ``scan`` combiner: its block arguments (rank-0
@@ -408,8 +455,42 @@ def shape_tuple(shape: object, op: str, what: str = "shape") -> tuple[int, ...]:
     return tuple(int(d) for d in out)
 
 
+#: (format name, shape, number type, number or a float's hex spelling) -> the type and the
+#: attributes of that constant (what :func:`_constant` makes of them, less the location): a
+#: memo of a pure function of immutable values, for the numbers a recording writes again and
+#: again (an operand's 2, a loop's bounds, a cell's extent)
+_CONSTANTS: dict[tuple, tuple[TileType, AttrMap]] = memo_table("record.tile: constants")
+_MAX_CONSTANTS = 4096
+
+
 def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
     # ``loc``: the user's location when the caller has it already (else looked up here)
+    vt = type(value)
+    if (
+        (vt is float or vt is int or vt is bool)
+        and type(fmt) is Format
+        and type(shape) is tuple
+        and (not shape or _all_ints(shape))
+    ):
+        if vt is not float:
+            key: Optional[tuple] = (fmt.name, shape, vt, value)
+        elif value == value:  # (NaN has payloads its hex spelling loses: never shared)
+            key = (fmt.name, shape, vt, value.hex())  # type: ignore[union-attr]
+        else:
+            key = None
+        if key is not None:
+            found = _CONSTANTS.get(key)
+            if found is None:
+                made = _new_constant(value, fmt, shape, loc)
+                if len(_CONSTANTS) >= _MAX_CONSTANTS:
+                    _CONSTANTS.clear()
+                _CONSTANTS[key] = (made.type, made.attrs)
+                return made
+            return make_tile("constant", (), found[1], found[0], loc or user_loc())
+    return _new_constant(value, fmt, shape, loc)
+
+
+def _new_constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
     if not isinstance(fmt, Format):
         raise refuse(
             "constant", f"the format must be a tileir Format such as F32, got {fmt!r}", loc
@@ -507,6 +588,18 @@ _INT_OPS = {
 }
 
 
+#: (kind, format name) -> the op, for every format arithmetic computes on (ARITH_FORMATS) and
+#: every kind but ``floordiv`` (which sets a rounding): the pairs :func:`binary` takes without
+#: its general checks, which all pass for them
+_ARITH_OPS: dict[tuple[str, str], str] = {
+    (kind, name): op
+    for table, names in ((_FLOAT_OPS, ARITH_FORMATS["float"]), (_INT_OPS, ARITH_FORMATS["int"]))
+    for kind, op in table.items()
+    if kind != "floordiv"
+    for name in names
+}
+
+
 def _widen_to(t: Tile, shape: tuple[int, ...], op: str) -> Tile:
     """``t`` widened to ``shape`` (reshape a rank-0 tile first, then broadcast)."""
     if t.shape == shape:
@@ -575,9 +668,32 @@ def widening_hint(lhs: ElementType, rhs: ElementType) -> str:
 
 def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
-    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+    lhs_tile = isinstance(lhs, Tile)
+    if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
     loc = user_loc()  # one look for the op and the constant a number becomes
+    if not attrs_:
+        # one format, one that arithmetic computes on, no attribute: every check of the
+        # general path below passes, so the tile is made at once
+        tile: Tile = lhs if lhs_tile else rhs  # type: ignore[assignment]
+        other = rhs if lhs_tile else lhs
+        ttype = tile.type
+        fmt = ttype.element
+        op_ = _ARITH_OPS.get((kind, fmt.name)) if type(fmt) is Format else None
+        if op_ is not None:
+            if type(other) is Tile:
+                if other.type.element is fmt:
+                    if ttype.shape != other.type.shape:
+                        lhs, rhs = widen_pair(op_, lhs, rhs)  # type: ignore[arg-type]
+                        ttype = lhs.type
+                    return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ttype, loc)  # type: ignore[arg-type]
+            elif _splat_number(other, fmt):  # type: ignore[arg-type]
+                # the number as a constant of the tile's shape: what widening the rank-0
+                # constant it becomes would make (a splat of the same bytes, at this loc)
+                c = _constant(other, fmt, ttype.shape, loc)  # type: ignore[arg-type]
+                return make_tile(
+                    op_, (tile, c) if lhs_tile else (c, tile), EMPTY_ATTRS, ttype, loc
+                )
     lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
     rhs = _as_tile(rhs, lhs, kind, loc)
     fmt = lhs.format
@@ -594,6 +710,20 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     if kind == "floordiv":
         attrs_["rounding"] = "negative_inf"
     return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
+
+
+def _splat_number(value: object, fmt: Format) -> bool:
+    """True when ``value`` is a Python number that a constant of ``fmt`` takes as it is (no
+    refusal, no rounding question), so it may be made at once at a tile's shape."""
+    vt = type(value)
+    if vt is float:
+        return fmt.is_float
+    if vt is int or vt is bool:
+        if fmt.is_float:
+            return -(1 << 53) <= value <= 1 << 53  # type: ignore[operator]
+        lo, hi = int_value_range(fmt)
+        return lo <= value <= hi  # type: ignore[operator]
+    return False
 
 
 def drop_defaults(op: str, attrs_: dict[str, Any]) -> dict[str, Any]:
@@ -618,10 +748,29 @@ def _arith_format(op: str, t: TileType) -> None:
 
 _FLOAT_UNARY = {"neg": "negf", "abs": "absf"}
 _INT_UNARY = {"neg": "negi", "abs": "absi"}
+#: (neg or abs, format name) -> the op, for the formats arithmetic computes on
+_UNARY_OPS: dict[tuple[str, str], str] = {
+    (kind, name): op
+    for table, names in (
+        (_FLOAT_UNARY, ARITH_FORMATS["float"]),
+        (_INT_UNARY, ARITH_FORMATS["int"]),
+    )
+    for kind, op in table.items()
+    for name in names
+}
+_FLOAT_ARITH = frozenset(ARITH_FORMATS["float"])
 
 
 def unary(kind: str, x: TileLike, **attrs_: Any) -> Tile:
     """``neg`` or ``abs`` by format, or a math op (``exp``, ``sqrt`` ...) on float tiles."""
+    if type(x) is Tile and not attrs_:
+        fmt = x.type.element
+        if type(fmt) is Format:
+            op_ = _UNARY_OPS.get((kind, fmt.name))
+            if op_ is None and fmt.name in _FLOAT_ARITH and kind not in _FLOAT_UNARY:
+                op_ = kind  # a math op on a float tile arithmetic computes on
+            if op_ is not None:  # every check below passes
+                return make_tile(op_, (x,), EMPTY_ATTRS, x.type, user_loc(2))
     x = as_tile(x, None, kind)
     if isinstance(x.format, PointerType):
         raise refuse(kind, f"{x.type} holds pointers")
@@ -643,9 +792,27 @@ def compare(
     """An element-wise comparison: an ``i1`` mask of the widened shape.  ``ordering`` (floats:
     ``ordered`` is false where either side is NaN, ``unordered`` true) and ``signed``
     (integers) choose how values compare."""
-    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
+    lhs_tile = isinstance(lhs, Tile)
+    if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
     loc = user_loc()  # one look for the op and the constant a number becomes
+    tile: Tile = lhs if lhs_tile else rhs  # type: ignore[assignment]
+    fmt = tile.type.element
+    if type(fmt) is Format and type(signed) is bool:
+        found = _COMPARISONS.get((fmt.name, predicate, ordering, signed))
+        if found is not None:  # a comparison made before: every check below passes
+            op_, attrs_map = found
+            other = rhs if lhs_tile else lhs
+            if type(other) is Tile:
+                if other.type.element is fmt:
+                    if tile.type.shape != other.type.shape:
+                        lhs, rhs = widen_pair(op_, lhs, rhs)  # type: ignore[arg-type]
+                    ttype = canonical_tile_type(lhs.type.shape, I1)  # type: ignore[union-attr]
+                    return make_tile(op_, (lhs, rhs), attrs_map, ttype, loc)  # type: ignore[arg-type]
+            elif _splat_number(other, fmt):
+                c = _constant(other, fmt, tile.type.shape, loc)  # type: ignore[arg-type]
+                ttype = canonical_tile_type(tile.type.shape, I1)
+                return make_tile(op_, (tile, c) if lhs_tile else (c, tile), attrs_map, ttype, loc)
     lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, "operand", loc)
     rhs = _as_tile(rhs, lhs, "operand", loc)
     if isinstance(lhs.format, PointerType):
@@ -667,7 +834,19 @@ def compare(
         attrs_["comparison_ordering"] = ordering
     else:
         attrs_["signedness"] = "signed" if signed else "unsigned"
-    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
+    made = Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type.with_element(I1), loc)
+    fmt = lhs.format
+    if type(fmt) is Format and type(signed) is bool and type(predicate) is str:
+        if type(ordering) is str:
+            if len(_COMPARISONS) >= 4096:
+                _COMPARISONS.clear()
+            _COMPARISONS[(fmt.name, predicate, ordering, signed)] = (op, made.attrs)
+    return made
+
+
+#: (format name, predicate, ordering, signed) -> the op and attributes of that comparison, for
+#: the ones made before (so checked): a memo of a pure function of immutable values
+_COMPARISONS: dict[tuple, tuple[str, AttrMap]] = memo_table("record.tile: comparisons")
 
 
 def reduce_dim(x: Tile, dim: int, op: str = "reduce") -> int:

@@ -1,0 +1,44 @@
+"""The recorder's trusted constructors make the objects the public constructors make."""
+
+from __future__ import annotations
+
+import attrs
+
+from tileir.ir.module import EMPTY_ATTRS, Loc, freeze_attrs
+from tileir.record.markers import In, Param, cells
+from tileir.record.tile import Tile, make_tile
+from tileir.types import F32, I32, PointerType, TileType, canonical_tile_type
+
+
+def _slots(obj: object) -> dict:
+    return {f.name: getattr(obj, f.name) for f in attrs.fields(type(obj))}
+
+
+def test_canonical_tile_type_is_the_constructors_type():
+    for shape, element in (((), I32), ((4, 8), F32), ((2,), PointerType(F32))):
+        fast, made = canonical_tile_type(shape, element), TileType(shape, element)
+        assert type(fast) is TileType
+        assert fast == made and hash(fast) == hash(made) and str(fast) == str(made)
+        assert _slots(fast) == _slots(made)
+
+
+def test_make_tile_is_the_constructors_tile():
+    ttype = TileType((4,), F32)
+    loc = Loc("k.py", 3, 5, "k")
+    arg = Tile("iota", (), {}, TileType((4,), I32))
+    for attrs_ in ({}, {"axis": 1}):
+        fast = make_tile("addf", (arg, arg), freeze_attrs(attrs_), ttype, loc, ())
+        made = Tile("addf", [arg, arg], attrs_, ttype, loc)
+        assert fast == made and hash(fast) == hash(made)
+        assert _slots(fast) == _slots(made) and fast.loc is loc
+    assert make_tile("iota", (), EMPTY_ATTRS, ttype).attrs is Tile("iota", (), {}, ttype).attrs
+
+
+def test_derived_slots_follow_the_fields():
+    g = cells([100, 64], [32, 64])
+    assert g.counts == (4, 1) and g.ragged == (0,)
+    p = Param(0, In(F32, g))
+    assert (p.cells, p.format, p.role) == (g, F32, "In")
+    view = cells([100], [128])
+    assert Param(0, In(F32, g), view).cells is view
+    assert attrs.evolve(g, tile=(64, 64)).counts == (2, 1)
