@@ -42,7 +42,13 @@ from tileir.ir.module import (
     Op,
     ScalarAttr,
     Value,
+    clean_attrs,
+    freeze_attrs,
+    trusted_op,
+    trusted_value,
 )
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table
 from tileir.ir.numerics import scalar_bits
 from tileir.ir.rule_table import rule_table
 from tileir.ir.signatures import attr_defaults
@@ -97,10 +103,37 @@ _COMBINERS = {
 }
 
 
-def _without_defaults(name: str, attrs: dict[str, Any]) -> dict[str, Any]:
-    """``attrs`` less the entries equal to op ``name``'s declared defaults (what ``Op`` drops)."""
-    defaults = attr_defaults(name)
-    return {k: v for k, v in attrs.items() if not (k in defaults and defaults[k] == v)}
+def _op_attrs(name: str, attrs: Optional[Mapping[str, Any]]) -> AttrMap:
+    """``attrs`` as the frozen map an Op named ``name`` keeps (its defaults dropped)."""
+    if attrs is None or attrs is EMPTY_ATTRS:
+        return EMPTY_ATTRS
+    if type(attrs) is not AttrMap:
+        attrs = freeze_attrs(attrs)
+        if attrs is EMPTY_ATTRS:
+            return attrs
+    return clean_attrs(name, attrs)  # type: ignore[arg-type]  # (frozen just above)
+
+
+def _tile_op_attrs(op: str, attrs: AttrMap) -> AttrMap:
+    """A tile's attributes as its op keeps them: less the recorder's own and the defaults
+    (memoized by the map's identity: tiles share their maps, see ``freeze_attrs``)."""
+    key = (op, id(attrs))
+    hit = _TILE_ATTRS.get(key)
+    if hit is not None and hit[0] is attrs:
+        return hit[1]
+    kept: AttrMap = attrs
+    if not _RECORDER_ATTRS.isdisjoint(attrs):
+        kept = freeze_attrs({k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS})
+    clean = clean_attrs(op, kept) if kept else EMPTY_ATTRS
+    if len(_TILE_ATTRS) >= 4096:
+        _TILE_ATTRS.clear()
+    _TILE_ATTRS[key] = (attrs, clean)  # (the entry keeps the map alive: its id stays its own)
+    return clean
+
+
+_TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
+    "lower.lowering: a tile's op attributes"
+)
 
 
 def _touches_memory(body: Iterable[Instr]) -> bool:
@@ -118,6 +151,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.program = program
         self.next_id = 0
         self.blocks: list[list[Op]] = []
+        self.ops: list[Op] = []  # the ops of the block being written (blocks[-1])
         self.scopes: list[dict[Hashable, Any]] = []
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
@@ -152,25 +186,32 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         n = self.next_id
         results: tuple[Value, ...]
         if len(result_types) == 1:
-            results = (Value(n, result_types[0]),)
+            results = (trusted_value(n, result_types[0]),)
+            self.next_id = n + 1
         else:
-            results = tuple([Value(n + i, t) for i, t in enumerate(result_types)])
-        self.next_id = n + len(results)
-        if type(attrs) is dict and attrs:
-            # drop the defaults here, on the plain dict, so Op freezes one map (not two)
-            attrs = _without_defaults(name, attrs)
-        self.blocks[-1].append(
-            Op(
+            results = tuple([trusted_value(n + i, t) for i, t in enumerate(result_types)])
+            self.next_id = n + len(results)
+        self.ops.append(
+            trusted_op(
                 name,
-                tuple(operands),
+                operands if type(operands) is tuple else tuple(operands),
                 results,
-                EMPTY_ATTRS if attrs is None else attrs,
-                tuple(regions),
-                segments,
+                _op_attrs(name, attrs),
+                regions if type(regions) is tuple else tuple(regions),
+                None if segments is None else tuple(segments),
                 loc,
             )
         )
         return results
+
+    def emit1(self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Any) -> Value:
+        """One op of one result, its operands a tuple and its attributes already as the op
+        keeps them (the path of every pure tile)."""
+        n = self.next_id
+        self.next_id = n + 1
+        result = trusted_value(n, rtype)
+        self.ops.append(trusted_op(name, operands, (result,), attrs, (), None, loc))
+        return result
 
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
@@ -185,12 +226,15 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.scopes[-1][key] = value
 
     def open_block(self, bindings: Mapping[Hashable, Any]) -> None:
-        self.blocks.append([])
+        self.ops = []
+        self.blocks.append(self.ops)
         self.scopes.append(dict(bindings))
 
-    def close_block(self) -> list[Op]:
+    def close_block(self) -> tuple[Op, ...]:
         self.scopes.pop()
-        return self.blocks.pop()
+        ops = self.blocks.pop()
+        self.ops = self.blocks[-1] if self.blocks else []
+        return tuple(ops)
 
     # -- pure expressions ----------------------------------------------------------------
     def value(self, t: Tile) -> Value:
@@ -248,12 +292,12 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
-        operands = [self.value(a) for a in t.args]
-        attrs: Mapping[str, Any] = t.attrs
-        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(t.attrs):
-            attrs = {k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS}
-        (result,) = self.emit(t.op, operands, [t.type], attrs, loc=t.loc)
-        return result
+        value = self.value
+        operands = tuple([value(a) for a in t.args])
+        attrs = t.attrs
+        if attrs is not EMPTY_ATTRS:
+            attrs = _tile_op_attrs(t.op, attrs)
+        return self.emit1(t.op, operands, t.type, attrs, t.loc)
 
     def _global(self, t: Tile) -> None:
         g = t.attrs["global"]
