@@ -12,9 +12,10 @@ sit in the block of its users) and shared within it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from tileir.errors import LoweringError
+from tileir.ir.memo import memo_table
 from tileir.ir.module import DivBy, Loc, Value, freeze_attrs
 from tileir.ir.numerics import dense_of
 from tileir.record.markers import Cells
@@ -39,6 +40,24 @@ __all__ = ["Addressing"]
 
 #: the attributes of the alignment promise on a parameter's pointer (one shared constant map)
 _ALIGNED = freeze_attrs({"predicate": DivBy(16)})
+
+
+# (view type class, its fields) -> the type: a memo of the view types' constructors (pure
+# functions of immutable values), since a kernel's accesses make the same few types again
+_VIEW_TYPES: dict[tuple, Any] = memo_table("lower.addressing: view types")
+
+
+_T = TypeVar("_T")
+
+
+def _view_type(cls: type[_T], *fields: object) -> _T:
+    key = (cls, *fields)
+    found = _VIEW_TYPES.get(key)
+    if found is None:
+        if len(_VIEW_TYPES) >= 4096:
+            _VIEW_TYPES.clear()
+        found = _VIEW_TYPES[key] = cls(*fields)  # type: ignore[call-arg]
+    return found
 
 
 def _i32(n: int) -> Tile:
@@ -72,7 +91,9 @@ class Addressing(Walk):
             else:
                 shape.append(e)
         strides, dyn_strides = self._strides(index, shape, loc)
-        tv_type = TensorViewType(p.format, tuple(shape), tuple(strides), p.marker.ptr_attr)
+        tv_type = _view_type(
+            TensorViewType, p.format, tuple(shape), tuple(strides), p.marker.ptr_attr
+        )
         (tv,) = self.emit(
             "make_tensor_view",
             [base, *dyn_shape, *dyn_strides],
@@ -92,8 +113,12 @@ class Addressing(Walk):
             return found
         tv = self.tensor_view(index, cells, loc)
         assert isinstance(tv.type, TensorViewType)  # what tensor_view makes
-        pv_type = PartitionViewType(
-            cells.tile, tv.type, tuple(range(len(cells.tile))), cells.pad if padded else None
+        pv_type = _view_type(
+            PartitionViewType,
+            cells.tile,
+            tv.type,
+            tuple(range(len(cells.tile))),
+            cells.pad if padded else None,
         )
         (pv,) = self.emit("make_partition_view", (tv,), [pv_type], loc=loc)
         self.bind(key, pv)

@@ -69,6 +69,7 @@ from tileir.record.program import (
     Program,
     walk_instructions,
 )
+from tileir.record.markers import Param
 from tileir.record.tile import Tile
 from tileir.types import I32, TOKEN, Format, TileType, Type
 
@@ -136,6 +137,23 @@ _TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
 )
 
 
+def _entry(
+    params: tuple[Param, ...], guarded: tuple[int, ...]
+) -> tuple[tuple[tuple[int, int], ...], tuple[TileType, ...]]:
+    """The entry's DYN_DIM extents and parameter types (a memo of the convention's pure
+    functions: a kernel traced again has the same parameters)."""
+    key = (params, guarded)
+    found = _ENTRIES.get(key)
+    if found is None:
+        if len(_ENTRIES) >= 1024:
+            _ENTRIES.clear()
+        found = _ENTRIES[key] = (dyn_extents(params), entry_param_types(params, guarded))
+    return found
+
+
+_ENTRIES: dict[tuple, tuple] = memo_table("lower.lowering: entry parameters")
+
+
 def _touches_memory(body: Iterable[Instr]) -> bool:
     return any(isinstance(ins, MEMORY_INSTRS) for ins in walk_instructions(body))
 
@@ -156,9 +174,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
-        extents = dyn_extents(program.params)
         guarded = guarded_params(program)
-        types = entry_param_types(program.params, guarded)
+        extents, types = _entry(program.params, guarded)
         self.params = tuple(self.fresh(t) for t in types)
         n = len(program.params)
         self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
