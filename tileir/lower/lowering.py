@@ -170,7 +170,10 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.next_id = 0
         self.blocks: list[list[Op]] = []
         self.ops: list[Op] = []  # the ops of the block being written (blocks[-1])
-        self.scopes: list[dict[Hashable, Any]] = []
+        self.env: dict[Hashable, Any] = {}  # every binding visible in the block being written
+        self.undo: list[tuple[Hashable, Any]] = []  # what that block bound over (see bind)
+        self.local: dict[Hashable, Any] = {}  # what that block bound itself
+        self.scopes: list[tuple[list[tuple[Hashable, Any]], dict[Hashable, Any]]] = []
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
@@ -230,53 +233,69 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.ops.append(trusted_op(name, operands, (result,), attrs, (), None, loc))
         return result
 
+    # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
+    # enclosing block); each block keeps an undo list of what it bound over, restored when it
+    # closes, and a map of its own bindings (``local``) for what is shared only within it.
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
-            return self.scopes[-1].get(key)
-        for scope in reversed(self.scopes):
-            found = scope.get(key)
-            if found is not None:
-                return found
-        return None
+            return self.local.get(key)
+        return self.env.get(key)
 
     def bind(self, key: Hashable, value: Any) -> None:
-        self.scopes[-1][key] = value
+        env = self.env
+        self.undo.append((key, env.get(key)))
+        env[key] = value
+        self.local[key] = value
 
     def open_block(self, bindings: Mapping[Hashable, Any]) -> None:
         self.ops = []
         self.blocks.append(self.ops)
-        self.scopes.append(dict(bindings))
+        self.undo = []
+        self.scopes.append((self.undo, {}))
+        self.local = self.scopes[-1][1]
+        for key, value in bindings.items():
+            self.bind(key, value)
 
     def close_block(self) -> tuple[Op, ...]:
-        self.scopes.pop()
+        undo, _ = self.scopes.pop()
+        env = self.env
+        for key, old in reversed(undo):
+            if old is None:
+                del env[key]
+            else:
+                env[key] = old
+        if self.scopes:
+            self.undo, self.local = self.scopes[-1]
         ops = self.blocks.pop()
         self.ops = self.blocks[-1] if self.blocks else []
         return tuple(ops)
 
     # -- pure expressions ----------------------------------------------------------------
     def value(self, t: Tile) -> Value:
-        # hot (every operand of every op): ``lookup`` inlined
-        key = ("var", t.attrs["id"]) if t.op == "var" else t
-        for scope in reversed(self.scopes):
-            found = scope.get(key)
-            if found is not None:
-                return found
-        if t.op == "var":
+        # hot (every operand of every op)
+        op = t.op
+        key = ("var", t.attrs["id"]) if op == "var" else t
+        found = self.env.get(key)
+        if found is not None:
+            return found
+        if op == "var":
             raise LoweringError(
                 f"a {t.type} made inside a loop or branch body is used outside it; carry it out "
                 f"of the loop (init / return) or return it from the branch",
                 op=t.op,
                 where=str(t.loc) if t.loc else None,
             )
-        if t.op == "region_arg":
+        if op == "region_arg":
             raise LoweringError(
                 f"a combiner's argument ({t.type}) is used outside its reduce / scan; a "
                 f"combiner's tiles stay inside it",
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        v = self._emit_tile(t)
-        self.bind(t, v)
+        v = self._emit_plain(t) if op not in _RECORDER_OPS else self._emit_tile(t)
+        # (unbound until now in every open block: nothing to restore when this one closes)
+        self.undo.append((key, None))
+        self.env[key] = v
         return v
 
     def _emit_tile(self, t: Tile) -> Value:
