@@ -56,7 +56,7 @@ def _view_type(cls: type[_T], *fields: object) -> _T:
     if found is None:
         if len(_VIEW_TYPES) >= 4096:
             _VIEW_TYPES.clear()
-        found = _VIEW_TYPES[key] = cls(*fields)  # type: ignore[call-arg]
+        found = _VIEW_TYPES[key] = cls(*fields)
     return found
 
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequence
 
 from tileir.errors import LoweringError
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table
 from tileir.ir.module import (
     EMPTY_ATTRS,
     Block,
@@ -47,15 +49,13 @@ from tileir.ir.module import (
     trusted_op,
     trusted_value,
 )
-from tileir.ir.attrmap import AttrMap
-from tileir.ir.memo import memo_table
 from tileir.ir.numerics import scalar_bits
 from tileir.ir.rule_table import rule_table
-from tileir.ir.signatures import attr_defaults
 from tileir.lower.addressing import Addressing
 from tileir.lower.guards import GuardedAccess, guarded_params
 from tileir.lower.memory import MEMORY_LOWER_RULES, MemoryInstrs
 from tileir.record.convention import dyn_extents, entry_param_types
+from tileir.record.markers import Param
 from tileir.record.program import (
     INSTRUCTIONS,
     MEMORY_INSTRS,
@@ -69,7 +69,6 @@ from tileir.record.program import (
     Program,
     walk_instructions,
 )
-from tileir.record.markers import Param
 from tileir.record.tile import Tile
 from tileir.types import I32, TOKEN, Format, TileType, Type
 
@@ -112,7 +111,7 @@ def _op_attrs(name: str, attrs: Optional[Mapping[str, Any]]) -> AttrMap:
         attrs = freeze_attrs(attrs)
         if attrs is EMPTY_ATTRS:
             return attrs
-    return clean_attrs(name, attrs)  # type: ignore[arg-type]  # (frozen just above)
+    return clean_attrs(name, attrs)
 
 
 def _tile_op_attrs(op: str, attrs: AttrMap) -> AttrMap:
