@@ -327,8 +327,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
-        value = self.value
-        operands = tuple([value(a) for a in t.args])
+        operands = tuple(map(self.value, t.args))  # (map: no comprehension frame per tile)
         attrs = t.attrs
         if attrs is not EMPTY_ATTRS:
             attrs = _tile_op_attrs(t.op, attrs)
