@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from tileir.errors import LoweringError
 from tileir.ir.memo import memo_table
-from tileir.ir.module import DivBy, Loc, Value, freeze_attrs
+from tileir.ir.module import EMPTY_ATTRS, DivBy, Loc, Value, freeze_attrs
 from tileir.ir.numerics import dense_of
 from tileir.record.markers import Cells
 from tileir.record.program import Base, Sparse, View, Window
@@ -120,7 +120,7 @@ class Addressing(Walk):
             tuple(range(len(cells.tile))),
             cells.pad if padded else None,
         )
-        (pv,) = self.emit("make_partition_view", (tv,), [pv_type], loc=loc)
+        pv = self.emit1("make_partition_view", (tv,), pv_type, EMPTY_ATTRS, loc)
         self.bind(key, pv)
         return pv
 

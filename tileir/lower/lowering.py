@@ -91,6 +91,8 @@ _RECORDER_OPS = frozenset(
         "get_global",
     }
 )
+#: a rank-0 i32 tile's type, made once (block ids, loop counters: every kernel has some)
+_I32_SCALAR = TileType((), I32)
 _COMBINERS = {
     ("max", True): "maxf",
     ("min", True): "minf",
@@ -223,7 +225,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         )
         return results
 
-    def emit1(self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Any) -> Value:
+    def emit1(
+        self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
+    ) -> Value:
         """One op of one result, its operands a tuple and its attributes already as the op
         keeps them (the path of every pure tile)."""
         n = self.next_id
@@ -309,7 +313,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             key = ("num_blocks",)
             found = self.lookup(key)
             if found is None:
-                found = self.emit("get_num_tile_blocks", (), [TileType((), I32)] * 3, loc=t.loc)
+                found = self.emit("get_num_tile_blocks", (), [_I32_SCALAR] * 3, loc=t.loc)
                 self.bind(key, found)
             return found[attrs["axis"]]
         if t.op in ("get_tensor_shape", "get_index_space_shape"):
@@ -418,7 +422,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         carry_token = _touches_memory(ins.body)
         if carry_token:
             init.append(self.token)
-        iv = self.fresh(TileType((), I32))
+        iv = self.fresh(_I32_SCALAR)
         args = [self.fresh(v.type) for v in init]
         bindings: dict[Hashable, Value] = {("var", ins.iv): iv}
         bindings.update({("var", c): a for c, a in zip(ins.carried, args)})
@@ -509,7 +513,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         prog = self.program
         self.open_block({})
         (self.token,) = self.emit("make_token", (), [TOKEN], loc=prog.loc)
-        self.block_ids = self.emit("get_tile_block_id", (), [TileType((), I32)] * 3, loc=prog.loc)
+        self.block_ids = self.emit("get_tile_block_id", (), [_I32_SCALAR] * 3, loc=prog.loc)
         for ins in prog.body:
             self.instr(ins)
         self.emit("return", (), loc=prog.loc)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, Hashable, Iterable, Mapping, Optional, Sequence, Union
 
-from tileir.ir.module import Block, Loc, Value
+from tileir.ir.module import AttrMap, Block, Loc, Value
 from tileir.record.markers import Cells
 from tileir.record.program import Atomic, AtomicCas, Base, Instr, LoadPtr, Program, StorePtr, View
 from tileir.record.tile import Tile
@@ -48,6 +48,11 @@ class Walk:
         segments: Optional[Sequence[int]] = None,
         loc: Optional[Loc] = None,
     ) -> tuple[Value, ...]: ...
+
+    @abstractmethod
+    def emit1(
+        self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
+    ) -> Value: ...
 
     @abstractmethod
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any: ...
