@@ -11,6 +11,7 @@ from tileir.ir.module import (
     clean_attrs,
     freeze_attrs,
     trusted_op,
+    trusted_op1,
     trusted_value,
 )
 from tileir.types import F32, I32, TileType
@@ -50,3 +51,14 @@ def test_clean_attrs_drops_what_the_op_constructor_drops():
     assert "signedness" not in clean_attrs("cmpi", raw)
     assert clean_attrs("cmpi", raw) is clean_attrs("cmpi", raw)  # memoized by identity
     assert clean_attrs("addf", EMPTY_ATTRS) is EMPTY_ATTRS
+
+
+def test_trusted_op1_is_the_constructed_one_result_op():
+    t = TileType((4,), F32)
+    a = Value(0, t)
+    loc = Loc("k.py", 7, 2)
+    fast = trusted_op1("negf", (a,), 1, t, EMPTY_ATTRS, loc)
+    slow = Op("negf", (a,), (Value(1, t),), EMPTY_ATTRS, (), None, loc)
+    for f in _FIELDS:
+        assert getattr(fast, f) == getattr(slow, f), f
+    assert type(fast.results[0]) is Value and fast == slow and hash(fast) == hash(slow)

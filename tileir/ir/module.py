@@ -55,6 +55,7 @@ __all__ = [
     "freeze_attrs",
     "clean_attrs",
     "trusted_op",
+    "trusted_op1",
     "trusted_value",
     "AttrMap",
     "walk",
@@ -346,6 +347,32 @@ def trusted_op(
     _s[3](op, attrs)
     _s[4](op, regions)
     _s[5](op, segments)
+    _s[6](op, loc)
+    _SET_OP_HASH(op, None)
+    return op
+
+
+def trusted_op1(
+    name: str,
+    operands: tuple[Value, ...],
+    result_id: int,
+    result_type: Type,
+    attrs: AttrMap,
+    loc: Optional[Loc],
+    _s: tuple = _SET_OP,
+) -> Op:
+    """``trusted_op`` of the commonest op, one result and no region, with its result
+    ``Value(result_id, result_type)`` made in the same call (one frame per pure op)."""
+    v = _new(Value)
+    _SET_VALUE_ID(v, result_id)
+    _SET_VALUE_TYPE(v, result_type)
+    op = _new(Op)
+    _s[0](op, name)
+    _s[1](op, operands)
+    _s[2](op, (v,))
+    _s[3](op, attrs)
+    _s[4](op, ())
+    _s[5](op, None)
     _s[6](op, loc)
     _SET_OP_HASH(op, None)
     return op

@@ -47,6 +47,7 @@ from tileir.ir.module import (
     clean_attrs,
     freeze_attrs,
     trusted_op,
+    trusted_op1,
     trusted_value,
 )
 from tileir.ir.numerics import scalar_bits
@@ -232,9 +233,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         keeps them (the path of every pure tile)."""
         n = self.next_id
         self.next_id = n + 1
-        result = trusted_value(n, rtype)
-        self.ops.append(trusted_op(name, operands, (result,), attrs, (), None, loc))
-        return result
+        op = trusted_op1(name, operands, n, rtype, attrs, loc)
+        self.ops.append(op)
+        return op.results[0]
 
     # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
     # enclosing block); each block keeps an undo list of what it bound over, restored when it
