@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from tileir.errors import LoweringError
 from tileir.ir.memo import memo_table
-from tileir.ir.module import EMPTY_ATTRS, DivBy, Loc, Value, freeze_attrs
+from tileir.ir.module import EMPTY_ATTRS, DivBy, Loc, Value, clean_attrs, freeze_attrs
 from tileir.ir.numerics import dense_of
 from tileir.record.markers import Cells
 from tileir.record.program import Base, Sparse, View, Window
@@ -75,7 +75,7 @@ class Addressing(Walk):
             return found
         p = self.program.params[index]
         ptr = self.params[index]
-        (base,) = self.emit("assume", (ptr,), [ptr.type], _ALIGNED, loc=loc)
+        base = self.emit1("assume", (ptr,), ptr.type, clean_attrs("assume", _ALIGNED), loc)
         shape: list[Optional[int]] = []
         dyn_shape: list[Value] = []
         for d, e in enumerate(cells.extent):

@@ -220,7 +220,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 results,
                 _op_attrs(name, attrs),
                 regions if type(regions) is tuple else tuple(regions),
-                None if segments is None else tuple(segments),
+                segments if segments is None or type(segments) is tuple else tuple(segments),
                 loc,
             )
         )
