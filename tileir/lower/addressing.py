@@ -101,7 +101,7 @@ class Addressing(Walk):
             segments=(1, len(dyn_shape), len(dyn_strides)),
             loc=loc,
         )
-        self.bind(key, tv)
+        self.bind_local(key, tv)
         return tv
 
     def view(self, index: int, cells: Cells, loc: Optional[Loc], padded: bool = True) -> Value:
@@ -121,7 +121,7 @@ class Addressing(Walk):
             cells.pad if padded else None,
         )
         pv = self.emit1("make_partition_view", (tv,), pv_type, EMPTY_ATTRS, loc)
-        self.bind(key, pv)
+        self.bind_local(key, pv)
         return pv
 
     def any_view(self, index: int, spec: View, loc: Optional[Loc], padded: bool = True) -> Value:
@@ -146,7 +146,7 @@ class Addressing(Walk):
             (v,) = self.emit("make_gather_scatter_view", (tv,), [vt], loc=loc)
         else:  # pragma: no cover - the ops make only these
             raise LoweringError(f"unknown view {spec!r}", op="load_view_tko")
-        self.bind(key, v)
+        self.bind_local(key, v)
         return v
 
     def _strides(

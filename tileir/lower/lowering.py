@@ -174,7 +174,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.ops: list[Op] = []  # the ops of the block being written (blocks[-1])
         self.env: dict[Hashable, Any] = {}  # every binding visible in the block being written
         self.undo: list[tuple[Hashable, Any]] = []  # what that block bound over (see bind)
-        self.local: dict[Hashable, Any] = {}  # what that block bound itself
+        self.local: dict[Hashable, Any] = {}  # what is shared within that block only
         self.scopes: list[tuple[list[tuple[Hashable, Any]], dict[Hashable, Any]]] = []
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
@@ -239,7 +239,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
     # enclosing block); each block keeps an undo list of what it bound over, restored when it
-    # closes, and a map of its own bindings (``local``) for what is shared only within it.
+    # closes, and a map (``local``) of what is shared only within it (bind_local).
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
             return self.local.get(key)
@@ -249,6 +249,10 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         env = self.env
         self.undo.append((key, env.get(key)))
         env[key] = value
+
+    def bind_local(self, key: Hashable, value: Any) -> None:
+        """Bind ``key`` for this block only: ``lookup(key, innermost_only=True)`` finds it here,
+        and no block nested in this one does (views: see tileir.lower.addressing)."""
         self.local[key] = value
 
     def open_block(self, bindings: Mapping[Hashable, Any]) -> None:

@@ -2,8 +2,8 @@
 
 :class:`tileir.lower.addressing.Addressing` and :class:`tileir.lower.memory.MemoryInstrs`
 are mixins of :class:`tileir.lower.lowering._Lowering`: they call its plumbing (``emit``,
-``value``, ``lookup``, ``bind``) and read its state (the program, the entry's parameters,
-the current token).  :class:`Walk` declares those, and only the checker sees it as their
+``emit1``, ``value``, ``lookup``, ``bind``, ``bind_local``) and read its state (the program,
+the entry's parameters, the current token).  :class:`Walk` declares those, and only the checker sees it as their
 base (``if TYPE_CHECKING``); at run time they derive from ``object``, as before.
 """
 
@@ -59,6 +59,9 @@ class Walk:
 
     @abstractmethod
     def bind(self, key: Hashable, value: Any) -> None: ...
+
+    @abstractmethod
+    def bind_local(self, key: Hashable, value: Any) -> None: ...
 
     @abstractmethod
     def value(self, t: Tile) -> Value: ...
