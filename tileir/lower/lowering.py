@@ -300,15 +300,25 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        v = self._emit_plain(t) if op not in _RECORDER_OPS else self._emit_tile(t)
+        if op in _RECORDER_OPS:
+            v = self._emit_tile(t)
+        else:  # a dialect op, emitted as it is (``_emit_plain`` inlined: every pure tile)
+            operands = tuple(map(self.value, t.args))
+            attrs = t.attrs
+            if attrs is not EMPTY_ATTRS:
+                attrs = _tile_op_attrs(op, attrs)
+            n = self.next_id
+            self.next_id = n + 1
+            made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
+            self.ops.append(made)
+            v = made.results[0]
         # (unbound until now in every open block: nothing to restore when this one closes)
         self.undo.append((key, None))
         self.env[key] = v
         return v
 
     def _emit_tile(self, t: Tile) -> Value:
-        if t.op not in _RECORDER_OPS:  # a dialect op, emitted as it is
-            return self._emit_plain(t)
+        """A tile of one of the recorder's ops (value() emits the dialect's own)."""
         attrs = t.attrs
         if t.op == "param" or t.op == "ptr_param":
             return self.params[attrs["index"]]
