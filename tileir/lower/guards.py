@@ -165,7 +165,18 @@ def static_reach(program: Program) -> tuple[tuple[int, int, str], ...]:
 
 
 def _i64(n: int) -> Tile:
-    return Tile("constant", (), {"value": dense_of(TileType((), I64), n)}, TileType((), I64))
+    """The rank-0 i64 constant ``n`` (no location), made once per value: every guard uses a
+    few of the same small ones."""
+    found = _I64_CONSTANTS.get(n)
+    if found is None:
+        if len(_I64_CONSTANTS) >= 1024:
+            _I64_CONSTANTS.clear()
+        ttype = TileType((), I64)
+        found = _I64_CONSTANTS[n] = Tile("constant", (), {"value": dense_of(ttype, n)}, ttype)
+    return found
+
+
+_I64_CONSTANTS: dict[int, Tile] = memo_table("lower.guards: i64 constants")
 
 
 def _to_i64(t: Tile) -> Tile:
