@@ -53,6 +53,10 @@ __all__ = [
     "Hints",
     "MultimemReduction",
     "freeze_attrs",
+    "clean_attrs",
+    "trusted_op",
+    "trusted_op1",
+    "trusted_value",
     "AttrMap",
     "walk",
 ]
@@ -235,10 +239,33 @@ class Block:
         return f"Block(args={list(self.args)}, ops={len(self.ops)})"
 
 
-# (op name, id(map)) -> the map, for maps with no attribute at its default for that op: a memo
-# keyed by identity, which the entry keeps alive (so the id cannot name another map meanwhile);
+# (op name, id(map)) -> (the map, the map without its defaults for that op): a memo keyed by
+# identity, whose entry keeps the map alive (so the id cannot name another map meanwhile);
 # attribute maps are shared (see freeze_attrs), so most ops find theirs here
-_CLEAN: dict[tuple[str, int], AttrMap] = memo_table("ir.module: maps without defaults")
+_CLEAN: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
+    "ir.module: maps without defaults"
+)
+
+
+def clean_attrs(name: str, attrs: AttrMap) -> AttrMap:
+    """``attrs`` (a frozen map) less the entries equal to op ``name``'s declared defaults:
+    what an Op of that name keeps (``attrs`` itself when it holds no default)."""
+    key = (name, id(attrs))
+    hit = _CLEAN.get(key)
+    if hit is not None and hit[0] is attrs:
+        return hit[1]
+    clean = attrs
+    if attrs:
+        defaults = attr_defaults(name).items()
+        for k, d in defaults:
+            if k in attrs and d == attrs[k]:
+                dropped = {k for k, d in defaults if k in attrs and d == attrs[k]}
+                clean = freeze_attrs({k: v for k, v in attrs.items() if k not in dropped})
+                break
+    if len(_CLEAN) >= 4096:
+        _CLEAN.clear()
+    _CLEAN[key] = (attrs, clean)
+    return clean
 
 
 def _segments(value: Optional[Iterable[int]]) -> Optional[tuple[int, ...]]:
@@ -267,23 +294,10 @@ class Op:
         # that equality (and every consumer) sees one spelling of each op.  Hot (every op of
         # every lowering): most ops have no attributes, and the rest a handful of defaults.
         attrs = self.attrs
-        if attrs is EMPTY_ATTRS:
-            return
-        key = (self.name, id(attrs))
-        if _CLEAN.get(key) is attrs or not attrs:  # this very map was found clean before
-            return
-        defaults = attr_defaults(self.name).items()
-        for k, d in defaults:
-            if k in attrs and d == attrs[k]:
-                break
-        else:
-            if len(_CLEAN) >= 4096:
-                _CLEAN.clear()
-            _CLEAN[key] = attrs
-            return
-        dropped = {k for k, d in defaults if k in attrs and d == attrs[k]}
-        kept = {k: v for k, v in attrs.items() if k not in dropped}
-        object.__setattr__(self, "attrs", freeze_attrs(kept))
+        if attrs is not EMPTY_ATTRS:
+            clean = clean_attrs(self.name, attrs)
+            if clean is not attrs:
+                object.__setattr__(self, "attrs", clean)
 
     @property
     def result(self) -> Value:
@@ -296,6 +310,80 @@ class Op:
         res = ", ".join(f"%{v.id}" for v in self.results)
         ops = ", ".join(f"%{v.id}" for v in self.operands)
         return f"Op({res + ' = ' if res else ''}{self.name} {ops})"
+
+
+# The lowering's constructors: an Op or Value from fields already in the form the normal
+# constructor would give them, set straight into the slots (no converters, no default
+# dropping, no Python ``__init__`` frame).  The lowering makes every op of every kernel, and
+# the attrs ``__init__`` with its five converters was a third of its time; a test checks
+# that each gives what the normal constructor gives, field for field.
+_new = object.__new__
+_SET_OP = tuple(
+    Op.__dict__[f].__set__
+    for f in ("name", "operands", "results", "attrs", "regions", "segments", "loc")
+)
+_SET_OP_HASH = Op.__dict__["_attrs_cached_hash"].__set__
+_SET_VALUE_ID = Value.__dict__["id"].__set__
+_SET_VALUE_TYPE = Value.__dict__["type"].__set__
+
+
+def trusted_op(
+    name: str,
+    operands: tuple[Value, ...],
+    results: tuple[Value, ...],
+    attrs: AttrMap,
+    regions: tuple[Block, ...],
+    segments: Optional[tuple[int, ...]],
+    loc: Optional[Loc],
+    _s: tuple = _SET_OP,
+) -> Op:
+    """``Op(name, operands, results, attrs, regions, segments, loc)`` for a caller that hands
+    over tuples, and an attribute map that is frozen and already without ``name``'s defaults
+    (:func:`clean_attrs`): the same op, made without re-checking what it was given."""
+    op = _new(Op)
+    _s[0](op, name)
+    _s[1](op, operands)
+    _s[2](op, results)
+    _s[3](op, attrs)
+    _s[4](op, regions)
+    _s[5](op, segments)
+    _s[6](op, loc)
+    _SET_OP_HASH(op, None)
+    return op
+
+
+def trusted_op1(
+    name: str,
+    operands: tuple[Value, ...],
+    result_id: int,
+    result_type: Type,
+    attrs: AttrMap,
+    loc: Optional[Loc],
+    _s: tuple = _SET_OP,
+) -> Op:
+    """``trusted_op`` of the commonest op, one result and no region, with its result
+    ``Value(result_id, result_type)`` made in the same call (one frame per pure op)."""
+    v = _new(Value)
+    _SET_VALUE_ID(v, result_id)
+    _SET_VALUE_TYPE(v, result_type)
+    op = _new(Op)
+    _s[0](op, name)
+    _s[1](op, operands)
+    _s[2](op, (v,))
+    _s[3](op, attrs)
+    _s[4](op, ())
+    _s[5](op, None)
+    _s[6](op, loc)
+    _SET_OP_HASH(op, None)
+    return op
+
+
+def trusted_value(id: int, type: Type) -> Value:
+    """``Value(id, type)``, made straight into its slots (see :func:`trusted_op`)."""
+    v = _new(Value)
+    _SET_VALUE_ID(v, id)
+    _SET_VALUE_TYPE(v, type)
+    return v
 
 
 @frozen(repr=False, cache_hash=True)

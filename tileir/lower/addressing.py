@@ -12,10 +12,11 @@ sit in the block of its users) and shared within it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from tileir.errors import LoweringError
-from tileir.ir.module import DivBy, Loc, Value, freeze_attrs
+from tileir.ir.memo import memo_table
+from tileir.ir.module import EMPTY_ATTRS, DivBy, Loc, Value, clean_attrs, freeze_attrs
 from tileir.ir.numerics import dense_of
 from tileir.record.markers import Cells
 from tileir.record.program import Base, Sparse, View, Window
@@ -41,6 +42,24 @@ __all__ = ["Addressing"]
 _ALIGNED = freeze_attrs({"predicate": DivBy(16)})
 
 
+# (view type class, its fields) -> the type: a memo of the view types' constructors (pure
+# functions of immutable values), since a kernel's accesses make the same few types again
+_VIEW_TYPES: dict[tuple, Any] = memo_table("lower.addressing: view types")
+
+
+_T = TypeVar("_T")
+
+
+def _view_type(cls: type[_T], *fields: object) -> _T:
+    key = (cls, *fields)
+    found = _VIEW_TYPES.get(key)
+    if found is None:
+        if len(_VIEW_TYPES) >= 4096:
+            _VIEW_TYPES.clear()
+        found = _VIEW_TYPES[key] = cls(*fields)
+    return found
+
+
 def _i32(n: int) -> Tile:
     return Tile("constant", (), {"value": dense_of(TileType((), I32), n)}, TileType((), I32))
 
@@ -56,7 +75,7 @@ class Addressing(Walk):
             return found
         p = self.program.params[index]
         ptr = self.params[index]
-        (base,) = self.emit("assume", (ptr,), [ptr.type], _ALIGNED, loc=loc)
+        base = self.emit1("assume", (ptr,), ptr.type, clean_attrs("assume", _ALIGNED), loc)
         shape: list[Optional[int]] = []
         dyn_shape: list[Value] = []
         for d, e in enumerate(cells.extent):
@@ -72,7 +91,9 @@ class Addressing(Walk):
             else:
                 shape.append(e)
         strides, dyn_strides = self._strides(index, shape, loc)
-        tv_type = TensorViewType(p.format, tuple(shape), tuple(strides), p.marker.ptr_attr)
+        tv_type = _view_type(
+            TensorViewType, p.format, tuple(shape), tuple(strides), p.marker.ptr_attr
+        )
         (tv,) = self.emit(
             "make_tensor_view",
             [base, *dyn_shape, *dyn_strides],
@@ -80,7 +101,7 @@ class Addressing(Walk):
             segments=(1, len(dyn_shape), len(dyn_strides)),
             loc=loc,
         )
-        self.bind(key, tv)
+        self.bind_local(key, tv)
         return tv
 
     def view(self, index: int, cells: Cells, loc: Optional[Loc], padded: bool = True) -> Value:
@@ -92,11 +113,15 @@ class Addressing(Walk):
             return found
         tv = self.tensor_view(index, cells, loc)
         assert isinstance(tv.type, TensorViewType)  # what tensor_view makes
-        pv_type = PartitionViewType(
-            cells.tile, tv.type, tuple(range(len(cells.tile))), cells.pad if padded else None
+        pv_type = _view_type(
+            PartitionViewType,
+            cells.tile,
+            tv.type,
+            tuple(range(len(cells.tile))),
+            cells.pad if padded else None,
         )
-        (pv,) = self.emit("make_partition_view", (tv,), [pv_type], loc=loc)
-        self.bind(key, pv)
+        pv = self.emit1("make_partition_view", (tv,), pv_type, EMPTY_ATTRS, loc)
+        self.bind_local(key, pv)
         return pv
 
     def any_view(self, index: int, spec: View, loc: Optional[Loc], padded: bool = True) -> Value:
@@ -121,7 +146,7 @@ class Addressing(Walk):
             (v,) = self.emit("make_gather_scatter_view", (tv,), [vt], loc=loc)
         else:  # pragma: no cover - the ops make only these
             raise LoweringError(f"unknown view {spec!r}", op="load_view_tko")
-        self.bind(key, v)
+        self.bind_local(key, v)
         return v
 
     def _strides(

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 import numpy as np
 
 from tileir.errors import LoweringError
+from tileir.ir.memo import memo_table
 from tileir.ir.numerics import dense_array, dense_of
 from tileir.record.program import (
     Atomic,
@@ -164,7 +165,18 @@ def static_reach(program: Program) -> tuple[tuple[int, int, str], ...]:
 
 
 def _i64(n: int) -> Tile:
-    return Tile("constant", (), {"value": dense_of(TileType((), I64), n)}, TileType((), I64))
+    """The rank-0 i64 constant ``n`` (no location), made once per value: every guard uses a
+    few of the same small ones."""
+    found = _I64_CONSTANTS.get(n)
+    if found is None:
+        if len(_I64_CONSTANTS) >= 1024:
+            _I64_CONSTANTS.clear()
+        ttype = TileType((), I64)
+        found = _I64_CONSTANTS[n] = Tile("constant", (), {"value": dense_of(ttype, n)}, ttype)
+    return found
+
+
+_I64_CONSTANTS: dict[int, Tile] = memo_table("lower.guards: i64 constants")
 
 
 def _to_i64(t: Tile) -> Tile:
@@ -305,8 +317,22 @@ class GuardedAccess(Walk):
         if loc is not None:
             # the file's name, not its path: the module (and its pinned bytes) must not
             # depend on where the checkout lives; the op's own loc keeps the full path
-            message += f" (at {PurePath(loc.file).name}:{loc.line})"
+            message += f" (at {_file_name(loc.file)}:{loc.line})"
         self.emit("assert", [self.value(ok)], (), {"message": message}, loc=loc)
+
+
+def _file_name(path: str) -> str:
+    """``PurePath(path).name``, made once per file (a PurePath costs microseconds, and every
+    guard of a kernel names the same file)."""
+    name = _FILE_NAMES.get(path)
+    if name is None:
+        if len(_FILE_NAMES) >= 1024:
+            _FILE_NAMES.clear()
+        name = _FILE_NAMES[path] = PurePath(path).name
+    return name
+
+
+_FILE_NAMES: dict[str, str] = memo_table("lower.guards: a source file's name")
 
 
 def _leaf_order(leaf: Tile) -> tuple:

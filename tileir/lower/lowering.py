@@ -32,6 +32,8 @@ from __future__ import annotations
 from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequence
 
 from tileir.errors import LoweringError
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table
 from tileir.ir.module import (
     EMPTY_ATTRS,
     Block,
@@ -42,14 +44,19 @@ from tileir.ir.module import (
     Op,
     ScalarAttr,
     Value,
+    clean_attrs,
+    freeze_attrs,
+    trusted_op,
+    trusted_op1,
+    trusted_value,
 )
 from tileir.ir.numerics import scalar_bits
 from tileir.ir.rule_table import rule_table
-from tileir.ir.signatures import attr_defaults
 from tileir.lower.addressing import Addressing
 from tileir.lower.guards import GuardedAccess, guarded_params
 from tileir.lower.memory import MEMORY_LOWER_RULES, MemoryInstrs
 from tileir.record.convention import dyn_extents, entry_param_types
+from tileir.record.markers import Param
 from tileir.record.program import (
     INSTRUCTIONS,
     MEMORY_INSTRS,
@@ -85,6 +92,8 @@ _RECORDER_OPS = frozenset(
         "get_global",
     }
 )
+#: a rank-0 i32 tile's type, made once (block ids, loop counters: every kernel has some)
+_I32_SCALAR = TileType((), I32)
 _COMBINERS = {
     ("max", True): "maxf",
     ("min", True): "minf",
@@ -97,10 +106,54 @@ _COMBINERS = {
 }
 
 
-def _without_defaults(name: str, attrs: dict[str, Any]) -> dict[str, Any]:
-    """``attrs`` less the entries equal to op ``name``'s declared defaults (what ``Op`` drops)."""
-    defaults = attr_defaults(name)
-    return {k: v for k, v in attrs.items() if not (k in defaults and defaults[k] == v)}
+def _op_attrs(name: str, attrs: Optional[Mapping[str, Any]]) -> AttrMap:
+    """``attrs`` as the frozen map an Op named ``name`` keeps (its defaults dropped)."""
+    if attrs is None or attrs is EMPTY_ATTRS:
+        return EMPTY_ATTRS
+    if type(attrs) is not AttrMap:
+        attrs = freeze_attrs(attrs)
+        if attrs is EMPTY_ATTRS:
+            return attrs
+    return clean_attrs(name, attrs)
+
+
+def _tile_op_attrs(op: str, attrs: AttrMap) -> AttrMap:
+    """A tile's attributes as its op keeps them: less the recorder's own and the defaults
+    (memoized by the map's identity: tiles share their maps, see ``freeze_attrs``)."""
+    key = (op, id(attrs))
+    hit = _TILE_ATTRS.get(key)
+    if hit is not None and hit[0] is attrs:
+        return hit[1]
+    kept: AttrMap = attrs
+    if not _RECORDER_ATTRS.isdisjoint(attrs):
+        kept = freeze_attrs({k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS})
+    clean = clean_attrs(op, kept) if kept else EMPTY_ATTRS
+    if len(_TILE_ATTRS) >= 4096:
+        _TILE_ATTRS.clear()
+    _TILE_ATTRS[key] = (attrs, clean)  # (the entry keeps the map alive: its id stays its own)
+    return clean
+
+
+_TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
+    "lower.lowering: a tile's op attributes"
+)
+
+
+def _entry(
+    params: tuple[Param, ...], guarded: tuple[int, ...]
+) -> tuple[tuple[tuple[int, int], ...], tuple[TileType, ...]]:
+    """The entry's DYN_DIM extents and parameter types (a memo of the convention's pure
+    functions: a kernel traced again has the same parameters)."""
+    key = (params, guarded)
+    found = _ENTRIES.get(key)
+    if found is None:
+        if len(_ENTRIES) >= 1024:
+            _ENTRIES.clear()
+        found = _ENTRIES[key] = (dyn_extents(params), entry_param_types(params, guarded))
+    return found
+
+
+_ENTRIES: dict[tuple, tuple] = memo_table("lower.lowering: entry parameters")
 
 
 def _touches_memory(body: Iterable[Instr]) -> bool:
@@ -118,13 +171,16 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.program = program
         self.next_id = 0
         self.blocks: list[list[Op]] = []
-        self.scopes: list[dict[Hashable, Any]] = []
+        self.ops: list[Op] = []  # the ops of the block being written (blocks[-1])
+        self.env: dict[Hashable, Any] = {}  # every binding visible in the block being written
+        self.undo: list[tuple[Hashable, Any]] = []  # what that block bound over (see bind)
+        self.local: dict[Hashable, Any] = {}  # what is shared within that block only
+        self.scopes: list[tuple[list[tuple[Hashable, Any]], dict[Hashable, Any]]] = []
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
-        extents = dyn_extents(program.params)
         guarded = guarded_params(program)
-        types = entry_param_types(program.params, guarded)
+        extents, types = _entry(program.params, guarded)
         self.params = tuple(self.fresh(t) for t in types)
         n = len(program.params)
         self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
@@ -152,75 +208,117 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         n = self.next_id
         results: tuple[Value, ...]
         if len(result_types) == 1:
-            results = (Value(n, result_types[0]),)
+            results = (trusted_value(n, result_types[0]),)
+            self.next_id = n + 1
         else:
-            results = tuple([Value(n + i, t) for i, t in enumerate(result_types)])
-        self.next_id = n + len(results)
-        if type(attrs) is dict and attrs:
-            # drop the defaults here, on the plain dict, so Op freezes one map (not two)
-            attrs = _without_defaults(name, attrs)
-        self.blocks[-1].append(
-            Op(
+            results = tuple([trusted_value(n + i, t) for i, t in enumerate(result_types)])
+            self.next_id = n + len(results)
+        self.ops.append(
+            trusted_op(
                 name,
-                tuple(operands),
+                operands if type(operands) is tuple else tuple(operands),
                 results,
-                EMPTY_ATTRS if attrs is None else attrs,
-                tuple(regions),
-                segments,
+                _op_attrs(name, attrs),
+                regions if type(regions) is tuple else tuple(regions),
+                segments if segments is None or type(segments) is tuple else tuple(segments),
                 loc,
             )
         )
         return results
 
+    def emit1(
+        self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
+    ) -> Value:
+        """One op of one result, its operands a tuple and its attributes already as the op
+        keeps them (the path of every pure tile)."""
+        n = self.next_id
+        self.next_id = n + 1
+        op = trusted_op1(name, operands, n, rtype, attrs, loc)
+        self.ops.append(op)
+        return op.results[0]
+
+    # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
+    # enclosing block); each block keeps an undo list of what it bound over, restored when it
+    # closes, and a map (``local``) of what is shared only within it (bind_local).
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
-            return self.scopes[-1].get(key)
-        for scope in reversed(self.scopes):
-            found = scope.get(key)
-            if found is not None:
-                return found
-        return None
+            return self.local.get(key)
+        return self.env.get(key)
 
     def bind(self, key: Hashable, value: Any) -> None:
-        self.scopes[-1][key] = value
+        env = self.env
+        self.undo.append((key, env.get(key)))
+        env[key] = value
+
+    def bind_local(self, key: Hashable, value: Any) -> None:
+        """Bind ``key`` for this block only: ``lookup(key, innermost_only=True)`` finds it here,
+        and no block nested in this one does (views: see tileir.lower.addressing)."""
+        self.local[key] = value
 
     def open_block(self, bindings: Mapping[Hashable, Any]) -> None:
-        self.blocks.append([])
-        self.scopes.append(dict(bindings))
+        self.ops = []
+        self.blocks.append(self.ops)
+        self.undo = []
+        self.scopes.append((self.undo, {}))
+        self.local = self.scopes[-1][1]
+        for key, value in bindings.items():
+            self.bind(key, value)
 
-    def close_block(self) -> list[Op]:
-        self.scopes.pop()
-        return self.blocks.pop()
+    def close_block(self) -> tuple[Op, ...]:
+        undo, _ = self.scopes.pop()
+        env = self.env
+        for key, old in reversed(undo):
+            if old is None:
+                del env[key]
+            else:
+                env[key] = old
+        if self.scopes:
+            self.undo, self.local = self.scopes[-1]
+        ops = self.blocks.pop()
+        self.ops = self.blocks[-1] if self.blocks else []
+        return tuple(ops)
 
     # -- pure expressions ----------------------------------------------------------------
     def value(self, t: Tile) -> Value:
-        # hot (every operand of every op): ``lookup`` inlined
-        key = ("var", t.attrs["id"]) if t.op == "var" else t
-        for scope in reversed(self.scopes):
-            found = scope.get(key)
-            if found is not None:
-                return found
-        if t.op == "var":
+        # hot (every operand of every op)
+        op = t.op
+        key = ("var", t.attrs["id"]) if op == "var" else t
+        found = self.env.get(key)
+        if found is not None:
+            return found
+        if op == "var":
             raise LoweringError(
                 f"a {t.type} made inside a loop or branch body is used outside it; carry it out "
                 f"of the loop (init / return) or return it from the branch",
                 op=t.op,
                 where=str(t.loc) if t.loc else None,
             )
-        if t.op == "region_arg":
+        if op == "region_arg":
             raise LoweringError(
                 f"a combiner's argument ({t.type}) is used outside its reduce / scan; a "
                 f"combiner's tiles stay inside it",
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        v = self._emit_tile(t)
-        self.bind(t, v)
+        if op in _RECORDER_OPS:
+            v = self._emit_tile(t)
+        else:  # a dialect op, emitted as it is (``_emit_plain`` inlined: every pure tile)
+            operands = tuple(map(self.value, t.args))
+            attrs = t.attrs
+            if attrs is not EMPTY_ATTRS:
+                attrs = _tile_op_attrs(op, attrs)
+            n = self.next_id
+            self.next_id = n + 1
+            made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
+            self.ops.append(made)
+            v = made.results[0]
+        # (unbound until now in every open block: nothing to restore when this one closes)
+        self.undo.append((key, None))
+        self.env[key] = v
         return v
 
     def _emit_tile(self, t: Tile) -> Value:
-        if t.op not in _RECORDER_OPS:  # a dialect op, emitted as it is
-            return self._emit_plain(t)
+        """A tile of one of the recorder's ops (value() emits the dialect's own)."""
         attrs = t.attrs
         if t.op == "param" or t.op == "ptr_param":
             return self.params[attrs["index"]]
@@ -230,7 +328,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             key = ("num_blocks",)
             found = self.lookup(key)
             if found is None:
-                found = self.emit("get_num_tile_blocks", (), [TileType((), I32)] * 3, loc=t.loc)
+                found = self.emit("get_num_tile_blocks", (), [_I32_SCALAR] * 3, loc=t.loc)
                 self.bind(key, found)
             return found[attrs["axis"]]
         if t.op in ("get_tensor_shape", "get_index_space_shape"):
@@ -248,12 +346,11 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
-        operands = [self.value(a) for a in t.args]
-        attrs: Mapping[str, Any] = t.attrs
-        if attrs is not EMPTY_ATTRS and not _RECORDER_ATTRS.isdisjoint(t.attrs):
-            attrs = {k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS}
-        (result,) = self.emit(t.op, operands, [t.type], attrs, loc=t.loc)
-        return result
+        operands = tuple(map(self.value, t.args))  # (map: no comprehension frame per tile)
+        attrs = t.attrs
+        if attrs is not EMPTY_ATTRS:
+            attrs = _tile_op_attrs(t.op, attrs)
+        return self.emit1(t.op, operands, t.type, attrs, t.loc)
 
     def _global(self, t: Tile) -> None:
         g = t.attrs["global"]
@@ -340,7 +437,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         carry_token = _touches_memory(ins.body)
         if carry_token:
             init.append(self.token)
-        iv = self.fresh(TileType((), I32))
+        iv = self.fresh(_I32_SCALAR)
         args = [self.fresh(v.type) for v in init]
         bindings: dict[Hashable, Value] = {("var", ins.iv): iv}
         bindings.update({("var", c): a for c, a in zip(ins.carried, args)})
@@ -431,7 +528,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         prog = self.program
         self.open_block({})
         (self.token,) = self.emit("make_token", (), [TOKEN], loc=prog.loc)
-        self.block_ids = self.emit("get_tile_block_id", (), [TileType((), I32)] * 3, loc=prog.loc)
+        self.block_ids = self.emit("get_tile_block_id", (), [_I32_SCALAR] * 3, loc=prog.loc)
         for ins in prog.body:
             self.instr(ins)
         self.emit("return", (), loc=prog.loc)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
-from tileir.ir.module import Value
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table
+from tileir.ir.module import Value, clean_attrs, freeze_attrs
 from tileir.record.program import (
+    Access,
     Alloca,
     Atomic,
     AtomicCas,
@@ -35,6 +38,26 @@ else:
 __all__ = ["MemoryInstrs"]
 
 
+# (op name, id(access)) -> (the access, the op's attribute map for it): most accesses are
+# one of the few default ``Access()`` values, so an access's map is made once, not per op
+_ACCESS_ATTRS: dict[tuple[str, int], tuple[Access, AttrMap]] = memo_table(
+    "lower.memory: an access's op attributes"
+)
+
+
+def _access_attrs(op: str, access: Access) -> AttrMap:
+    """The attributes op ``op`` keeps for ``access`` (frozen, its defaults dropped)."""
+    key = (op, id(access))
+    hit = _ACCESS_ATTRS.get(key)
+    if hit is not None and hit[0] is access:
+        return hit[1]
+    attrs = clean_attrs(op, freeze_attrs(access.attrs()))
+    if len(_ACCESS_ATTRS) >= 4096:
+        _ACCESS_ATTRS.clear()
+    _ACCESS_ATTRS[key] = (access, attrs)  # (the entry keeps the access alive)
+    return attrs
+
+
 class MemoryInstrs(Walk):
     """The memory instructions of the lowering (mixed into it)."""
 
@@ -49,7 +72,7 @@ class MemoryInstrs(Walk):
             "load_view_tko",
             [pv, *index, self.token],
             [ins.type, TOKEN],
-            ins.access.attrs(),
+            _access_attrs("load_view_tko", ins.access),
             segments=(1, len(index), 1),
             loc=ins.loc,
         )
@@ -64,7 +87,7 @@ class MemoryInstrs(Walk):
             "store_view_tko",
             [value, pv, *index, self.token],
             [TOKEN],
-            ins.access.attrs(),
+            _access_attrs("store_view_tko", ins.access),
             segments=(1, 1, len(index), 1),
             loc=ins.loc,
         )
@@ -81,7 +104,7 @@ class MemoryInstrs(Walk):
             "load_ptr_tko",
             [ptrs, *extra, *pad, self.token],
             [ins.type, TOKEN],
-            ins.access.attrs(),
+            _access_attrs("load_ptr_tko", ins.access),
             segments=(1, len(extra), len(pad), 1),
             loc=ins.loc,
         )
@@ -97,7 +120,7 @@ class MemoryInstrs(Walk):
             "store_ptr_tko",
             [ptrs, value, *extra, self.token],
             [TOKEN],
-            ins.access.attrs(),
+            _access_attrs("store_ptr_tko", ins.access),
             segments=(1, 1, len(extra), 1),
             loc=ins.loc,
         )

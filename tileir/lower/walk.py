@@ -2,8 +2,8 @@
 
 :class:`tileir.lower.addressing.Addressing` and :class:`tileir.lower.memory.MemoryInstrs`
 are mixins of :class:`tileir.lower.lowering._Lowering`: they call its plumbing (``emit``,
-``value``, ``lookup``, ``bind``) and read its state (the program, the entry's parameters,
-the current token).  :class:`Walk` declares those, and only the checker sees it as their
+``emit1``, ``value``, ``lookup``, ``bind``, ``bind_local``) and read its state (the program,
+the entry's parameters, the current token).  :class:`Walk` declares those, and only the checker sees it as their
 base (``if TYPE_CHECKING``); at run time they derive from ``object``, as before.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, Hashable, Iterable, Mapping, Optional, Sequence, Union
 
-from tileir.ir.module import Block, Loc, Value
+from tileir.ir.module import AttrMap, Block, Loc, Value
 from tileir.record.markers import Cells
 from tileir.record.program import Atomic, AtomicCas, Base, Instr, LoadPtr, Program, StorePtr, View
 from tileir.record.tile import Tile
@@ -50,10 +50,18 @@ class Walk:
     ) -> tuple[Value, ...]: ...
 
     @abstractmethod
+    def emit1(
+        self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
+    ) -> Value: ...
+
+    @abstractmethod
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any: ...
 
     @abstractmethod
     def bind(self, key: Hashable, value: Any) -> None: ...
+
+    @abstractmethod
+    def bind_local(self, key: Hashable, value: Any) -> None: ...
 
     @abstractmethod
     def value(self, t: Tile) -> Value: ...

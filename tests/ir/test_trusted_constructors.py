@@ -1,0 +1,64 @@
+"""The lowering's fast constructors give what the normal ones give, field for field."""
+
+from __future__ import annotations
+
+from tileir.ir.module import (
+    EMPTY_ATTRS,
+    Block,
+    Loc,
+    Op,
+    Value,
+    clean_attrs,
+    freeze_attrs,
+    trusted_op,
+    trusted_op1,
+    trusted_value,
+)
+from tileir.types import F32, I32, TileType
+
+_FIELDS = ("name", "operands", "results", "attrs", "regions", "segments", "loc")
+
+
+def test_trusted_value_is_the_constructed_value():
+    t = TileType((4,), F32)
+    fast, slow = trusted_value(3, t), Value(3, t)
+    assert type(fast) is Value
+    assert (fast.id, fast.type) == (slow.id, slow.type)
+    assert fast == slow and hash(fast) == hash(slow)
+
+
+def test_trusted_op_is_the_constructed_op_field_for_field():
+    t = TileType((), I32)
+    a, b, c = Value(0, t), Value(1, t), Value(2, t)
+    inner = Block((a,), (Op("yield", (a,)),))
+    attrs = clean_attrs("cmpi", freeze_attrs({"comparison_predicate": "less_than"}))
+    loc = Loc("k.py", 3, 5)
+    args = ("cmpi", (a, b), (c,), attrs, (inner,), (1, 1), loc)
+    fast, slow = trusted_op(*args), Op(*args)
+    assert type(fast) is Op
+    for f in _FIELDS:
+        assert getattr(fast, f) == getattr(slow, f), f
+    assert fast == slow and hash(fast) == hash(slow)
+
+
+def test_clean_attrs_drops_what_the_op_constructor_drops():
+    # signedness "signed" is cmpi's declared default: the constructor drops it
+    raw = freeze_attrs({"comparison_predicate": "less_than", "signedness": "signed"})
+    t = TileType((), I32)
+    a, r = Value(0, t), Value(1, TileType((), I32))
+    made = Op("cmpi", (a, a), (r,), raw)
+    assert clean_attrs("cmpi", raw) == made.attrs
+    assert "signedness" not in clean_attrs("cmpi", raw)
+    assert clean_attrs("cmpi", raw) is clean_attrs("cmpi", raw)  # memoized by identity
+    assert clean_attrs("addf", EMPTY_ATTRS) is EMPTY_ATTRS
+
+
+def test_trusted_op1_is_the_constructed_one_result_op():
+    t = TileType((4,), F32)
+    a = Value(0, t)
+    loc = Loc("k.py", 7, 2)
+    fast = trusted_op1("negf", (a,), 1, t, EMPTY_ATTRS, loc)
+    slow = Op("negf", (a,), (Value(1, t),), EMPTY_ATTRS, (), None, loc)
+    for f in _FIELDS:
+        assert getattr(fast, f) == getattr(slow, f), f
+    assert type(fast.results[0]) is Value and fast == slow and hash(fast) == hash(slow)
