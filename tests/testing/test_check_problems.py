@@ -415,6 +415,7 @@ _OUTSIDE_PYTEST = textwrap.dedent("""
     import numpy as np
     from hypothesis import strategies as st
     from tileir import F32, In, Out, cells, load_cell, store_cell, trace
+    from hypothesis.configuration import storage_directory
     from tileir.testing import check_kernel
 
     def copy(x, out):
@@ -423,13 +424,22 @@ _OUTSIDE_PYTEST = textwrap.dedent("""
     def make(n):
         return trace("copy", copy, In(F32, cells([n], [64])), Out(F32, cells([n - 1], [64])))
 
+    # where Hypothesis would write while the check runs (whether it writes anything at all
+    # is its own choice: it caches a module's constants only when a draw asks for one)
+    storage = []
+
+    def reference(args):
+        storage.append(str(storage_directory("probe", intent_to_write=False).path))
+        return [args[0], args[0]]
+
     try:
-        check_kernel(make, lambda args: [args[0], args[0]], sizes=st.integers(2, 200),
+        check_kernel(make, reference, sizes=st.integers(2, 200),
                      valid=lambda n: (n - 1) % 64 != 0, lengths=lambda n: {1: n},
                      max_examples=50)
     except Exception as err:
         print(type(err).__name__)
         print(err)
+    print("storage:", *sorted(set(storage)))
 """)
 
 
@@ -452,6 +462,8 @@ def test_outside_pytest_one_error_says_what_failed_and_no_hypothesis_directory_i
     assert "the kernel disagrees with its reference for sizes" in rest
     assert "no block writes 1 of the" in rest and "(at check_copy.py:" in rest
     assert not (tmp_path / ".hypothesis").exists()
+    (where,) = done.stdout.strip().rsplit("\n", 1)[1].split()[1:]  # one place, outside the cwd
+    assert not Path(where).is_relative_to(tmp_path), where
     # a storage directory the user names is used as Hypothesis uses it, the cwd still clean
     env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(tmp_path / "store")
     again = subprocess.run(
@@ -463,7 +475,9 @@ def test_outside_pytest_one_error_says_what_failed_and_no_hypothesis_directory_i
         timeout=300,
     )
     assert again.stdout.split("\n", 1)[0] == "KernelMismatch", again.stderr
-    assert (tmp_path / "store").is_dir() and not (tmp_path / ".hypothesis").exists()
+    (where,) = again.stdout.strip().rsplit("\n", 1)[1].split()[1:]
+    assert Path(where).parent == tmp_path / "store", where
+    assert not (tmp_path / ".hypothesis").exists()
 
 
 def test_a_grid_function_that_raises_is_named_with_the_sizes():
