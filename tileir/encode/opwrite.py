@@ -175,14 +175,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                         buf.append(n)
                     else:
                         s.varint(n)
-                for val in operands[at : at + n]:
-                    found = index.get(val.id)
-                    if found is None or (found[1] is not val and found[1] != val):
-                        s.varint(scope.ref(val, op))  # raises the fault
-                    elif found[0] < 0x80:
-                        buf.append(found[0])
-                    else:
-                        s.varint(found[0])
+                _write_refs(s, operands[at : at + n], scope, op)
                 at += n
             for r in results:
                 if r.id in index or type(r.type) not in _VALUE_CLASSES:
