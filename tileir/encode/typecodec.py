@@ -125,32 +125,18 @@ class TypeTable:
         # are Python calls), else the type itself.  Parts are interned first.
         cls = type(t)
         key: object
+        # (a part's index: self.index, whose first probe is by_id; this code runs once per
+        # type object and file)
         if cls is TileType:
-            part = t.element
-            sub = by_id.get(id(part))
-            key = (_TILE, self.index(part) if sub is None else sub, t.shape)
+            key = (_TILE, self.index(t.element), t.shape)
         elif cls is Format:
             key = t.name
         elif cls is PointerType:
-            part = t.pointee
-            sub = by_id.get(id(part))
-            key = (_PTR, self.index(part) if sub is None else sub, t.attr)
+            key = (_PTR, self.index(t.pointee), t.attr)
         elif cls is TensorViewType:
-            part = t.element
-            sub = by_id.get(id(part))
-            key = (
-                _TVIEW,
-                self.index(part) if sub is None else sub,
-                t.shape,
-                t.strides,
-                t.ptr_attr,
-            )
+            key = (_TVIEW, self.index(t.element), t.shape, t.strides, t.ptr_attr)
         elif cls is PartitionViewType:
-            part = t.tensor_view
-            sub = by_id.get(id(part))
-            key = (
-                _PVIEW, self.index(part) if sub is None else sub, t.tile_shape, t.dim_map, t.padding
-            )  # fmt: skip
+            key = (_PVIEW, self.index(t.tensor_view), t.tile_shape, t.dim_map, t.padding)
         elif cls is TokenType:
             key = _TOKEN
         else:  # (its entry may hold its parts' indices: the memo below cannot hold it)
