@@ -27,8 +27,8 @@ from typing import Callable, Optional
 
 import attrs
 
-from tileir.encode.pools import Pools, ReadPools, read_table, table_parts
-from tileir.encode.wire import PAD, Sink, Source, leb128
+from tileir.encode.pools import Pools, ReadPools, append_table, read_table
+from tileir.encode.wire import PADDING, Sink, Source, leb128
 from tileir.errors import EncodeError
 from tileir.ir.memo import memo_table
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
@@ -57,7 +57,6 @@ def _read_subprogram_flags(src: Source) -> int:
 
 
 _UNSET = object()  # no location seen yet
-_PADDING = bytes([PAD]) * 8  # as much padding as the section's alignments ask for
 # file name -> os.path.split of it: a memo of a pure function of a string
 _SPLITS: dict[str, tuple[str, str]] = memo_table("encode.debuginfo: file names split")
 
@@ -234,23 +233,17 @@ class DebugWriter:
             return None
         rows = self.rows
         buf = bytearray(leb128((len(rows),)))
-        buf += _PADDING[: -len(buf) % 4]
+        buf += PADDING[: -len(buf) % 4]
         starts, at = [], 0
         for row in rows:
             starts.append(at & 0xFFFFFFFF)
             at += len(row)
         buf += struct.pack(f"<{len(starts)}I", *starts)
         buf += leb128((at,))
-        buf += _PADDING[: -len(buf) % 8]
+        buf += PADDING[: -len(buf) % 8]
         for row in rows:  # indices count up from 1: each fits its 8-byte word
             buf += struct.pack(f"<{len(row)}Q", *row)
-        # the attribute table (as write_table lays it out)
-        entries = self.entries
-        words, data = table_parts(entries, 4)
-        buf += leb128((len(entries),))
-        buf += _PADDING[: -len(buf) % 4]
-        buf += words
-        buf += data
+        append_table(buf, self.entries, 4)  # the attribute table
         return bytes(buf)
 
 

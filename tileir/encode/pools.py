@@ -18,9 +18,18 @@ import struct
 from typing import Any
 
 from tileir.encode.typecodec import TypeReader, TypeTable
-from tileir.encode.wire import Sink, Source
+from tileir.encode.wire import PADDING, Sink, Source, leb128
 
-__all__ = ["Pools", "ReadPools", "write_table", "table_parts", "read_table", "to_bytes", "to_str"]
+__all__ = [
+    "Pools",
+    "ReadPools",
+    "write_table",
+    "append_table",
+    "table_parts",
+    "read_table",
+    "to_bytes",
+    "to_str",
+]
 
 
 def to_bytes(text: str) -> bytes:
@@ -107,13 +116,19 @@ def table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
     return words, b"".join(entries)
 
 
-def write_table(s: Sink, entries: list[bytes], width: int) -> None:
-    """Count, pad to ``width``, one ``width``-byte start offset per entry, the entries."""
+def append_table(buf: bytearray, entries: list[bytes], width: int) -> None:
+    """Count, pad to ``width`` (counted from ``buf``'s start), one ``width``-byte start
+    offset per entry, the entries."""
     words, data = table_parts(entries, width)
-    s.varint(len(entries))
-    s.pad_to(width)
-    s.buf += words
-    s.buf += data
+    buf += leb128((len(entries),))
+    buf += PADDING[: -len(buf) % width]
+    buf += words
+    buf += data
+
+
+def write_table(s: Sink, entries: list[bytes], width: int) -> None:
+    """:func:`append_table` onto ``s``."""
+    append_table(s.buf, entries, width)
 
 
 _WORD_CODES = {1: "B", 2: "H", 4: "I", 8: "Q"}  # struct codes of unsigned words by width

@@ -25,6 +25,7 @@ __all__ = [
     "PAD",
     "SECTION",
     "SECTION_NAMES",
+    "PADDING",
     "Sink",
     "Source",
     "leb128",
@@ -39,7 +40,8 @@ __all__ = [
 MAGIC = b"\x7fTileIR\x00"
 #: The byte that fills alignment padding.
 PAD = 0xCB
-_PADDING = bytes([PAD]) * 64  # more than any alignment the format asks for
+#: Padding bytes, more than any alignment the format asks for (slice what a gap needs).
+PADDING = bytes([PAD]) * 64
 _SIGNED_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}  # struct codes of signed words by width
 
 #: Section ids (low 7 bits of a section's first byte; bit 7 says an alignment follows).
@@ -182,7 +184,7 @@ class Sink:
     def pad_to(self, alignment: int, base: int = 0) -> None:
         """Pad with 0xCB until ``base + len`` is a multiple of ``alignment``."""
         n = -(base + len(self.buf)) % alignment
-        self.buf += _PADDING[:n] if n <= len(_PADDING) else bytes([PAD]) * n
+        self.buf += PADDING[:n] if n <= len(PADDING) else bytes([PAD]) * n
 
 
 class Source:

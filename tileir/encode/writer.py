@@ -14,14 +14,14 @@ from tileir.encode.attrcodec import write_tagged
 from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
-from tileir.encode.pools import Pools, table_parts
+from tileir.encode.pools import Pools, append_table
 from tileir.encode.versions import (
     LATEST_NEED,
     check_version,
     module_level_need,
     required_version,
 )
-from tileir.encode.wire import MAGIC, PAD, SECTION, Sink, leb128
+from tileir.encode.wire import MAGIC, PADDING, SECTION, Sink, leb128
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, parse_version, version_text
 from tileir.ir.module import Dense, Function, Hints, Module
@@ -146,36 +146,22 @@ _ALIGNED = 0x80  # a section id's bit 7: an alignment follows the payload's leng
 
 
 def _table(buf: bytearray, section: int, entries: list[bytes], width: int) -> None:
-    """A section holding an indexed table of ``entries`` (as ``write_table`` lays it out: its
-    payload starts aligned to ``width``, so its padding is the same here)."""
-    words, data = table_parts(entries, width)
-    n = len(entries)
-    count = leb128((n,)) if n >= 0x80 else _COUNTS[n]
-    pad = -len(count) % width
-    buf.append(section | _ALIGNED)
-    buf += leb128((len(count) + pad + len(words) + len(data), width))
-    buf += _PADDING[: -len(buf) % width]
-    buf += count
-    buf += _PADDING[:pad]
-    buf += words
-    buf += data
-
-
-_COUNTS = [bytes((n,)) for n in range(0x80)]  # the one-byte varints
+    """A section holding an indexed table of ``entries``, aligned to ``width`` (the payload
+    starts aligned, so the table's own padding is the same in the file as in its buffer)."""
+    payload = bytearray()
+    append_table(payload, entries, width)
+    _section(buf, section, payload, width)
 
 
 def _section(buf: bytearray, section: int, payload: bytes | bytearray, alignment: int) -> None:
     if alignment > 1:
         buf.append(section | _ALIGNED)
         buf += leb128((len(payload), alignment))
-        buf += _PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
+        buf += PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
     else:
         buf.append(section)
         buf += leb128((len(payload),))
     buf += payload
-
-
-_PADDING = bytes([PAD]) * 64  # more than any section alignment needs
 
 
 def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> bool:
