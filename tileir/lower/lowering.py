@@ -300,18 +300,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        if op in _RECORDER_OPS:
-            v = self._emit_tile(t)
-        else:  # a dialect op, emitted as it is (``_emit_plain`` inlined: every pure tile)
-            operands = tuple(map(self.value, t.args))
-            attrs = t.attrs
-            if attrs is not EMPTY_ATTRS:
-                attrs = _tile_op_attrs(op, attrs)
-            n = self.next_id
-            self.next_id = n + 1
-            made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
-            self.ops.append(made)
-            v = made.results[0]
+        v = self._emit_tile(t) if op in _RECORDER_OPS else self._emit_plain(t)
         # (unbound until now in every open block: nothing to restore when this one closes)
         self.undo.append((key, None))
         self.env[key] = v
@@ -346,11 +335,16 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
+        """A tile of a dialect op, emitted as it is (every pure tile: ``emit1`` inlined)."""
         operands = tuple(map(self.value, t.args))  # (map: no comprehension frame per tile)
         attrs = t.attrs
         if attrs is not EMPTY_ATTRS:
             attrs = _tile_op_attrs(t.op, attrs)
-        return self.emit1(t.op, operands, t.type, attrs, t.loc)
+        n = self.next_id
+        self.next_id = n + 1
+        made = trusted_op1(t.op, operands, n, t.type, attrs, t.loc)
+        self.ops.append(made)
+        return made.results[0]
 
     def _global(self, t: Tile) -> None:
         g = t.attrs["global"]
