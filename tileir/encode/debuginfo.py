@@ -30,7 +30,7 @@ import attrs
 from tileir.encode.pools import Pools, ReadPools, append_table, read_table
 from tileir.encode.wire import PADDING, Sink, Source, leb128
 from tileir.errors import EncodeError
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
 
 __all__ = ["DebugWriter", "DebugReader"]
@@ -216,9 +216,7 @@ class DebugWriter:
         split = _SPLITS.get(file_name)
         if split is None:
             split = os.path.split(file_name)
-            if len(_SPLITS) >= 1024:  # stays bounded in a long process
-                _SPLITS.clear()
-            _SPLITS[file_name] = split
+            remember(_SPLITS, file_name, split, 1024)
         folder, base = split
         string = self.pools.string
         # (every field a non-negative int in range: the entries' bytes are their varints)

@@ -26,7 +26,7 @@ from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value
 from tileir.ir.signatures import operand_groups
 
@@ -449,9 +449,7 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
             else:
                 tagged = Sink()
                 write_tagged(tagged, value, pools)
-                if len(_PREDICATE_BYTES) >= 1024:
-                    _PREDICATE_BYTES.clear()
-                _PREDICATE_BYTES[id(value)] = (value, bytes(tagged.buf))
+                remember(_PREDICATE_BYTES, id(value), (value, bytes(tagged.buf)), 1024)
                 s.buf += tagged.buf
         elif kind == "hints":
             write_hints(s, value, pools)

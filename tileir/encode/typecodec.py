@@ -19,7 +19,7 @@ from typing import Any, Sequence, TypeVar, overload
 from tileir.encode.wire import Sink, Source, leb128
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, version_text
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.types import (
     FORMATS,
     PADDING_VALUES,
@@ -156,9 +156,7 @@ class TypeTable:
                 self._payload(t, s)
                 entry = bytes(s.buf)
                 if key is not t:
-                    if len(self._memo) >= 4096:
-                        self._memo.clear()
-                    self._memo[key] = entry
+                    remember(self._memo, key, entry)
             found = self._ids.get(entry)
             if found is None:
                 found = self._ids[entry] = len(self.entries)

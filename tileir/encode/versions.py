@@ -27,7 +27,7 @@ from tileir.encode.optable import ENUM_VALUE_SINCE, OP_CODECS, OpCodec, is_defau
 from tileir.encode.typecodec import type_since
 from tileir.errors import EncodeError
 from tileir.ir.dialect import version_text
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Block, Function, Module, Op, ScalarAttr
 from tileir.ir.signatures import operand_groups
 from tileir.types import (
@@ -90,9 +90,7 @@ def _new_parts(t) -> tuple:
     found = _NEW_PARTS.get(t)
     if found is None:
         found = tuple((part, since) for part in _type_parts(t) if (since := type_since(part)) > V1)
-        if len(_NEW_PARTS) >= 4096:  # stays bounded in a long process
-            _NEW_PARTS.clear()
-        _NEW_PARTS[t] = found
+        remember(_NEW_PARTS, t, found)
     return found
 
 

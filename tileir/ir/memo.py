@@ -18,9 +18,9 @@ check that a warm memo gives the same answer as a cold one.
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["register_memo", "memo_table", "clear_memos", "memo_sizes"]
+__all__ = ["register_memo", "memo_table", "remember", "clear_memos", "memo_sizes"]
 
 
 class _Clearable(Protocol):
@@ -45,6 +45,23 @@ def register_memo(name: str, table: _T) -> _T:
 def memo_table(name: str) -> dict:
     """A new plain dict registered as memo ``name`` (a plain dict: its lookups run in C)."""
     return register_memo(name, {})
+
+
+_V = TypeVar("_V")
+
+
+def remember(table: dict[Any, Any], key: object, value: _V, limit: int = 4096) -> _V:
+    """Store ``value`` under ``key`` in memo ``table`` and give it back; a table that holds
+    ``limit`` entries is emptied first, so a memo stays bounded in a long process.
+
+    >>> squares = memo_table("doctest: bounded squares")
+    >>> remember(squares, 3, 9, limit=1), remember(squares, 4, 16, limit=1), squares
+    (9, 16, {4: 16})
+    """
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value
+    return value
 
 
 def clear_memos() -> None:

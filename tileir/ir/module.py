@@ -28,7 +28,7 @@ from attrs import Converter, field, frozen
 
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
 from tileir.types import Format, FunctionType, TileType, Type
@@ -187,9 +187,7 @@ def freeze_attrs(value: Any) -> AttrMap:
         return AttrMap(value)
     frozen_ = _FROZEN.get(key)
     if frozen_ is None:
-        if len(_FROZEN) >= _MAX_FROZEN:
-            _FROZEN.clear()
-        frozen_ = _FROZEN[key] = AttrMap(value)
+        frozen_ = remember(_FROZEN, key, AttrMap(value), _MAX_FROZEN)
     return frozen_
 
 
@@ -262,9 +260,7 @@ def clean_attrs(name: str, attrs: AttrMap) -> AttrMap:
                 dropped = {k for k, d in defaults if k in attrs and d == attrs[k]}
                 clean = freeze_attrs({k: v for k, v in attrs.items() if k not in dropped})
                 break
-    if len(_CLEAN) >= 4096:
-        _CLEAN.clear()
-    _CLEAN[key] = (attrs, clean)
+    remember(_CLEAN, key, (attrs, clean))
     return clean
 
 

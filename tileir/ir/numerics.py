@@ -24,7 +24,7 @@ import numpy.typing as npt
 from attrs import frozen
 
 from tileir.formats import numpy_dtype
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.types import Format, PointerType, TileType
 
 __all__ = [
@@ -181,9 +181,7 @@ def _memoized(table: dict[_K, _T], key: _K, make: Callable[[], _T]) -> _T:
     """``table[key]``, made by ``make()`` the first time (the table stays bounded)."""
     found = table.get(key)
     if found is None:
-        if len(table) >= _MAX_MEMO:
-            table.clear()
-        found = table[key] = make()
+        found = remember(table, key, make(), _MAX_MEMO)
     return found
 
 

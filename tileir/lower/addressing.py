@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from tileir.errors import LoweringError
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import EMPTY_ATTRS, DivBy, Loc, Value, clean_attrs, freeze_attrs
 from tileir.ir.numerics import dense_of
 from tileir.record.markers import Cells
@@ -54,9 +54,7 @@ def _view_type(cls: type[_T], *fields: object) -> _T:
     key = (cls, *fields)
     found = _VIEW_TYPES.get(key)
     if found is None:
-        if len(_VIEW_TYPES) >= 4096:
-            _VIEW_TYPES.clear()
-        found = _VIEW_TYPES[key] = cls(*fields)
+        found = remember(_VIEW_TYPES, key, cls(*fields))
     return found
 
 

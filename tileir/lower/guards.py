@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 import numpy as np
 
 from tileir.errors import LoweringError
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.numerics import dense_array, dense_of
 from tileir.record.program import (
     Atomic,
@@ -169,10 +169,10 @@ def _i64(n: int) -> Tile:
     few of the same small ones."""
     found = _I64_CONSTANTS.get(n)
     if found is None:
-        if len(_I64_CONSTANTS) >= 1024:
-            _I64_CONSTANTS.clear()
         ttype = TileType((), I64)
-        found = _I64_CONSTANTS[n] = Tile("constant", (), {"value": dense_of(ttype, n)}, ttype)
+        found = remember(
+            _I64_CONSTANTS, n, Tile("constant", (), {"value": dense_of(ttype, n)}, ttype), 1024
+        )
     return found
 
 
@@ -326,9 +326,7 @@ def _file_name(path: str) -> str:
     guard of a kernel names the same file)."""
     name = _FILE_NAMES.get(path)
     if name is None:
-        if len(_FILE_NAMES) >= 1024:
-            _FILE_NAMES.clear()
-        name = _FILE_NAMES[path] = PurePath(path).name
+        name = remember(_FILE_NAMES, path, PurePath(path).name, 1024)
     return name
 
 

@@ -33,7 +33,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequenc
 
 from tileir.errors import LoweringError
 from tileir.ir.attrmap import AttrMap
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import (
     EMPTY_ATTRS,
     Block,
@@ -128,9 +128,9 @@ def _tile_op_attrs(op: str, attrs: AttrMap) -> AttrMap:
     if not _RECORDER_ATTRS.isdisjoint(attrs):
         kept = freeze_attrs({k: v for k, v in attrs.items() if k not in _RECORDER_ATTRS})
     clean = clean_attrs(op, kept) if kept else EMPTY_ATTRS
-    if len(_TILE_ATTRS) >= 4096:
-        _TILE_ATTRS.clear()
-    _TILE_ATTRS[key] = (attrs, clean)  # (the entry keeps the map alive: its id stays its own)
+    remember(
+        _TILE_ATTRS, key, (attrs, clean)
+    )  # (the entry keeps the map alive: its id stays its own)
     return clean
 
 
@@ -147,9 +147,9 @@ def _entry(
     key = (params, guarded)
     found = _ENTRIES.get(key)
     if found is None:
-        if len(_ENTRIES) >= 1024:
-            _ENTRIES.clear()
-        found = _ENTRIES[key] = (dyn_extents(params), entry_param_types(params, guarded))
+        found = remember(
+            _ENTRIES, key, (dyn_extents(params), entry_param_types(params, guarded)), 1024
+        )
     return found
 
 

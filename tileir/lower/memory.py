@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from tileir.ir.attrmap import AttrMap
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Value, clean_attrs, freeze_attrs
 from tileir.record.program import (
     Access,
@@ -52,9 +52,7 @@ def _access_attrs(op: str, access: Access) -> AttrMap:
     if hit is not None and hit[0] is access:
         return hit[1]
     attrs = clean_attrs(op, freeze_attrs(access.attrs()))
-    if len(_ACCESS_ATTRS) >= 4096:
-        _ACCESS_ATTRS.clear()
-    _ACCESS_ATTRS[key] = (access, attrs)  # (the entry keeps the access alive)
+    remember(_ACCESS_ATTRS, key, (access, attrs))  # (the entry keeps the access alive)
     return attrs
 
 

@@ -29,7 +29,7 @@ from types import CodeType, FunctionType, GeneratorType
 from typing import Any, Optional
 
 from tileir.errors import RecordingError
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.record.effect import EFFECT_MAKER
 
 __all__ = ["check_generator", "check_function"]
@@ -84,9 +84,7 @@ def _check_code(code: CodeType, namespace: dict, closure: dict, depth: int) -> N
             inner = dict(builtins.__dict__)
             inner.update(callee.__globals__)
             _check_code(callee.__code__, inner, _closure_of(callee), depth + 1)
-    if len(_CLEAN) >= _MAX_CODES:
-        _CLEAN.clear()
-    _CLEAN[id(code)] = code
+    remember(_CLEAN, id(code), code, _MAX_CODES)
 
 
 def _closure_of(fn: FunctionType) -> dict:

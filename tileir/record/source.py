@@ -34,7 +34,7 @@ from typing import Optional
 
 import attrs
 
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import DIFile, Loc, Subprogram
 
 __all__ = ["user_loc", "code_loc"]
@@ -77,9 +77,7 @@ def _code_entry(code) -> tuple:
         columns: tuple = ()
     else:
         columns = tuple(1 if p[2] is None else p[2] + 1 for p in positions())
-    if len(_COLUMNS) >= _MAX_CODES:
-        _COLUMNS.clear()
-    entry = _COLUMNS[id(code)] = (code, columns, {})
+    entry = remember(_COLUMNS, id(code), (code, columns, {}), _MAX_CODES)
     return entry
 
 

@@ -31,7 +31,7 @@ from tileir.errors import RecordingError
 from tileir.ir.attr_rules import ARITH_FORMATS, check_arith_format
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import AS_TUPLE, EMPTY_ATTRS, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
 from tileir.ir.signatures import attr_defaults
@@ -482,9 +482,7 @@ def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Lo
             found = _CONSTANTS.get(key)
             if found is None:
                 made = _new_constant(value, fmt, shape, loc)
-                if len(_CONSTANTS) >= _MAX_CONSTANTS:
-                    _CONSTANTS.clear()
-                _CONSTANTS[key] = (made.type, made.attrs)
+                remember(_CONSTANTS, key, (made.type, made.attrs), _MAX_CONSTANTS)
                 return made
             return make_tile("constant", (), found[1], found[0], loc or user_loc())
     return _new_constant(value, fmt, shape, loc)
@@ -838,9 +836,7 @@ def compare(
     fmt = lhs.format
     if type(fmt) is Format and type(signed) is bool and type(predicate) is str:
         if type(ordering) is str:
-            if len(_COMPARISONS) >= 4096:
-                _COMPARISONS.clear()
-            _COMPARISONS[(fmt.name, predicate, ordering, signed)] = (op, made.attrs)
+            remember(_COMPARISONS, (fmt.name, predicate, ordering, signed), (op, made.attrs))
     return made
 
 
