@@ -679,19 +679,9 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
         fmt = ttype.element
         op_ = _ARITH_OPS.get((kind, fmt.name)) if type(fmt) is Format else None
         if op_ is not None:
-            if type(other) is Tile:
-                if other.type.element is fmt:
-                    if ttype.shape != other.type.shape:
-                        lhs, rhs = widen_pair(op_, lhs, rhs)  # type: ignore[arg-type]
-                        ttype = lhs.type
-                    return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ttype, loc)  # type: ignore[arg-type]
-            elif _splat_number(other, fmt):  # type: ignore[arg-type]
-                # the number as a constant of the tile's shape: what widening the rank-0
-                # constant it becomes would make (a splat of the same bytes, at this loc)
-                c = _constant(other, fmt, ttype.shape, loc)  # type: ignore[arg-type]
-                return make_tile(
-                    op_, (tile, c) if lhs_tile else (c, tile), EMPTY_ATTRS, ttype, loc
-                )
+            pair = _trusted_pair(op_, tile, other, lhs_tile, loc)
+            if pair is not None:
+                return make_tile(op_, pair, EMPTY_ATTRS, pair[0].type, loc)
     lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, kind, loc)
     rhs = _as_tile(rhs, lhs, kind, loc)
     fmt = lhs.format
@@ -708,6 +698,29 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     if kind == "floordiv":
         attrs_["rounding"] = "negative_inf"
     return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
+
+
+def _trusted_pair(
+    op: str, tile: Tile, other: object, tile_first: bool, loc: Optional[Loc]
+) -> Optional[tuple[Tile, Tile]]:
+    """The operands of element-wise op ``op`` on ``tile`` (of a format arithmetic computes
+    on) and ``other``, made without the general checks where they all pass: ``other`` a tile
+    of the same format (the pair widened where the shapes differ), or a number a constant of
+    that format takes as it is (a constant of ``tile``'s shape: what widening the rank-0
+    constant it becomes would make, a splat of the same bytes at this loc).  None for
+    anything else: the general path checks it and names the fault."""
+    fmt = tile.type.element
+    if type(other) is Tile:
+        if other.type.element is not fmt:
+            return None
+        pair = (tile, other) if tile_first else (other, tile)
+        if tile.type.shape != other.type.shape:
+            pair = widen_pair(op, *pair)
+        return pair
+    if type(fmt) is Format and _splat_number(other, fmt):
+        c = _constant(other, fmt, tile.type.shape, loc)  # type: ignore[arg-type]
+        return (tile, c) if tile_first else (c, tile)
+    return None
 
 
 def _splat_number(value: object, fmt: Format) -> bool:
@@ -800,17 +813,10 @@ def compare(
         found = _COMPARISONS.get((fmt.name, predicate, ordering, signed))
         if found is not None:  # a comparison made before: every check below passes
             op_, attrs_map = found
-            other = rhs if lhs_tile else lhs
-            if type(other) is Tile:
-                if other.type.element is fmt:
-                    if tile.type.shape != other.type.shape:
-                        lhs, rhs = widen_pair(op_, lhs, rhs)  # type: ignore[arg-type]
-                    ttype = canonical_tile_type(lhs.type.shape, I1)  # type: ignore[union-attr]
-                    return make_tile(op_, (lhs, rhs), attrs_map, ttype, loc)  # type: ignore[arg-type]
-            elif _splat_number(other, fmt):
-                c = _constant(other, fmt, tile.type.shape, loc)  # type: ignore[arg-type]
-                ttype = canonical_tile_type(tile.type.shape, I1)
-                return make_tile(op_, (tile, c) if lhs_tile else (c, tile), attrs_map, ttype, loc)
+            pair = _trusted_pair(op_, tile, rhs if lhs_tile else lhs, lhs_tile, loc)
+            if pair is not None:
+                ttype = canonical_tile_type(pair[0].type.shape, I1)
+                return make_tile(op_, pair, attrs_map, ttype, loc)
     lhs = _as_tile(lhs, rhs if isinstance(rhs, Tile) else None, "operand", loc)
     rhs = _as_tile(rhs, lhs, "operand", loc)
     if isinstance(lhs.format, PointerType):
