@@ -56,7 +56,7 @@ import numpy as np
 from tileir.fake import blas
 from tileir.fake.values import TileGrid
 from tileir.fake.views import offset_strides
-from tileir.ir.memo import memo_table
+from tileir.ir.memo import memo_table, remember
 
 __all__ = [
     "SCRATCH_BYTES",
@@ -346,8 +346,9 @@ def merge_keeps_bits(
     key = (form, dtype.str, m, n, k, band_blocks, b_blocks, b_order)
     verdict = _MERGE_VERDICTS.get(key)
     if verdict is None:
-        verdict = _calibrate(form, dtype, m, n, k, band_blocks, b_blocks, b_order)
-        _MERGE_VERDICTS[key] = verdict
+        verdict = remember(
+            _MERGE_VERDICTS, key, _calibrate(form, dtype, m, n, k, band_blocks, b_blocks, b_order)
+        )
     return verdict
 
 
