@@ -238,11 +238,11 @@ def test_per_batch_plans_agree_with_per_lane_plans(extent, tile, firsts, steps_,
     view = TileView(
         pv_t, TensorView(tv_t, one(0), tuple(map(one, extent)), tuple(map(one, strides)))
     )
-    progressions = list(zip(firsts[:r], steps_[:r]))
+    progressions = [(f, s, 0) for f, s in zip(firsts[:r], steps_[:r])]  # one row of b lanes
     lane = np.arange(b, dtype=np.int64)
-    indices = [f + s * lane for f, s in progressions]
+    indices = [f + s * lane for f, s, _ in progressions]
     general, bad = plan_tile(view, indices, one(base), b)
-    fast = plan_affine(view, progressions, base, b)
+    fast = plan_affine(view, progressions, b, base, b)
     whole = not bad and general.fast and bool(general.full.all())
     assert (fast is not None) == whole  # it plans exactly the batches it can plan alone
     if fast is not None:

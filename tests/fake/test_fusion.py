@@ -246,9 +246,14 @@ def test_a_row_of_blocks_is_planned_per_batch_not_per_lane():
         out = interpret(m, "vadd", [a, b, np.zeros(4096, np.float32)], (64,))[2]
     assert general.call_count == 0
     np.testing.assert_array_equal(out, a + 1)
-    # blocks in chunks that wrap from one grid row to the next: planned lane by lane
+    # whole rows of a 2-D grid: x steps within a row, y from row to row, still per batch
     with mock.patch.object(memory_rules, "plan_tile", wraps=memory_rules.plan_tile) as general:
         out = interpret(m, "vadd", [a, b, np.zeros(4096, np.float32)], (16, 4))[2]
+    assert general.call_count == 0
+    np.testing.assert_array_equal(out[: 16 * 64], a[: 16 * 64] + 1)
+    # a batch that runs from one plane of the grid into the next: planned lane by lane
+    with mock.patch.object(memory_rules, "plan_tile", wraps=memory_rules.plan_tile) as general:
+        out = interpret(m, "vadd", [a, b, np.zeros(4096, np.float32)], (16, 2, 2))[2]
     assert general.call_count == 3
     np.testing.assert_array_equal(out[: 16 * 64], a[: 16 * 64] + 1)
 

@@ -34,6 +34,7 @@ class Frame:
         "expand",
         "linear",
         "progressions",
+        "progression_cols",
         "donated",
     )
 
@@ -55,9 +56,11 @@ class Frame:
         # the device's number of lane 0's block when the lanes are blocks linear .. linear +
         # size - 1 in the device's order (x fastest), else None
         self.linear = linear
-        # value id -> (first, step): values known to be ``first + step * lane`` here (block
-        # ids of a batch within one grid row; tileir.fake.progressions)
-        self.progressions: Optional[dict[int, tuple[int, int]]] = None
+        # value id -> (first, step, row_step): values known to be ``first + step * col +
+        # row_step * row`` here, the lanes laid out as rows of ``progression_cols`` (block ids
+        # of a batch within one grid row, or of whole rows; tileir.fake.progressions)
+        self.progressions: Optional[dict[int, tuple[int, int, int]]] = None
+        self.progression_cols = size
         # SSA ids whose arrays this frame alone holds and the op that reads them last may
         # overwrite (a loop's accumulators: tileir.fake.donation); a sub-batch has none
         self.donated: frozenset = _NONE

@@ -1,16 +1,21 @@
 """Values known to step evenly from lane to lane: per-batch index arithmetic.
 
-A batch of blocks that lie in one row of the grid (every launch of a 1-D grid, in chunks of
-consecutive blocks) has block ids ``x = x0 + lane`` with ``y`` and ``z`` fixed.  A view load or
-store indexed by them has tiles whose origins step evenly too, so where each lane's tile lies,
-whether it is inside the tensor and inside its buffer, follow from the first and the last
-lane alone (:func:`tileir.fake.views.plan_affine`): the cost of a launch then grows with its
-elements, not with its number of blocks.
+A batch of blocks is consecutive in the device's order (x fastest).  Where it lies in one row
+of the grid (every launch of a 1-D grid, in chunks of consecutive blocks) its block ids are
+``x = x0 + lane`` with ``y`` and ``z`` fixed; where it is whole rows of a grid's plane (a 2-D
+grid launched as one batch, or in chunks of whole rows) they are ``x = lane % gx`` and
+``y = y0 + lane // gx`` with ``z`` fixed.  Either way each id is ``first + step * col +
+row_step * row`` for the lanes laid out as rows of ``cols`` (one row in the first case), and a
+view load or store indexed by them has tiles whose origins step evenly along both: where each
+lane's tile lies, whether it is inside the tensor and inside its buffer, follow from the
+first and the last lane alone (:func:`tileir.fake.views.plan_affine`), so the cost of a
+launch grows with its elements, not with its number of blocks.
 
 The fact is kept per frame (:attr:`tileir.fake.frames.Frame.progressions`, value id ->
-``(first, step)``): a frame's lanes never change, and an SSA value is defined once per frame,
-so the fact holds for as long as the frame does; a sub-batch (an ``if`` side, the blocks still
-in a loop, a strip of a fused run) is another frame and knows nothing of its parent's.
+``(first, step, row_step)``, with :attr:`~tileir.fake.frames.Frame.progression_cols`): a
+frame's lanes never change, and an SSA value is defined once per frame, so the fact holds
+for as long as the frame does; a sub-batch (an ``if`` side, the blocks still in a loop, a
+strip of a fused run) is another frame and knows nothing of its parent's.
 """
 
 from __future__ import annotations
@@ -21,39 +26,57 @@ import numpy as np
 
 from tileir.fake.frames import Frame
 
-__all__ = ["note_block_ids", "index_steps"]
+__all__ = ["note_block_ids", "index_steps", "Progression"]
+
+#: ``(first, step, row_step)``: the value ``first + step * col + row_step * row`` of the lane
+#: at ``(row, col)`` when the batch's lanes are laid out row-major as rows of ``cols``
+Progression = tuple[int, int, int]
 
 
 def note_block_ids(frame: Frame, grid: tuple[int, int, int], result_ids: Sequence[int]) -> None:
     """Record ``get_tile_block_id``'s results (value ids ``result_ids``: x, y, z) as
-    progressions of ``frame`` when its blocks are consecutive within one grid row."""
+    progressions of ``frame`` when its blocks are consecutive within one grid row, or are
+    whole rows of one plane of the grid."""
     start, b = frame.linear, frame.size
     if start is None or b < 1:
         return
     gx, gy, _ = grid
     row = start // gx
-    if (start + b - 1) // gx != row:  # the batch wraps to the next row: x jumps back
-        return
     known = frame.progressions if frame.progressions is not None else {}
-    for vid, first, step in zip(result_ids, (start % gx, row % gy, row // gy), (1, 0, 0)):
-        known[vid] = (first, step if b > 1 else 0)
+    if (start + b - 1) // gx == row:  # one row: x steps, y and z are fixed
+        cols = b
+        ids = ((start % gx, 1 if b > 1 else 0, 0), (row % gy, 0, 0), (row // gy, 0, 0))
+    elif start % gx == 0 and b % gx == 0 and row % gy + b // gx <= gy:
+        cols = gx  # whole rows of one plane: x steps within a row, y from row to row
+        ids = ((0, 1 if gx > 1 else 0, 0), (row % gy, 0, 1), (row // gy, 0, 0))
+    else:  # the batch wraps from a row's end into the middle of another, or across planes
+        return
+    if frame.progressions is not None and frame.progression_cols != cols:
+        return  # (ids asked for twice in one frame give the same layout; never mixed)
+    for vid, prog in zip(result_ids, ids):
+        known[vid] = prog
     frame.progressions = known
+    frame.progression_cols = cols
 
 
 def index_steps(
     frame: Optional[Frame], index_ids: Sequence[int], index_values: Sequence[np.ndarray]
-) -> Optional[list[tuple[int, int]]]:
-    """``(first, step)`` of each index operand (read as the memory rules read them: non-
-    negative), or None unless every one is a progression of ``frame`` or the same for
-    every lane (batch 1: step 0)."""
+) -> Optional[tuple[list[Progression], int]]:
+    """``([(first, step, row_step), ...], cols)`` of the index operands (read as the memory
+    rules read them: non-negative), or None unless every one is a progression of ``frame`` or
+    the same for every lane (batch 1: steps 0).  ``index_values`` of batch 1 come as Python
+    ints already read that way, or as arrays."""
     known = frame.progressions if frame is not None else None
+    cols = frame.progression_cols if known is not None else (frame.size if frame else 1)
     out = []
     for vid, v in zip(index_ids, index_values):
         got = known.get(vid) if known is not None else None
         if got is not None:
             out.append(got)
+        elif type(v) is int:
+            out.append((v, 0, 0))
         elif v.shape[0] == 1 and v.ndim == 1:
-            out.append((int(v[0]), 0))
+            out.append((int(v[0]), 0, 0))
         else:
             return None
-    return out
+    return out, cols

@@ -181,6 +181,8 @@ class TilePlan:
         "_strides",
         "_extents",
         "known_step",
+        "known_grid",
+        "ends",
         "_steps",
     )
 
@@ -198,13 +200,20 @@ class TilePlan:
         exact,
         known_step=None,
         steps=None,
+        span=None,
     ):
         self.b = b
         # the step between consecutive lanes' origins when known without looking at them
         # (plan_affine: every lane full, origins first + step * lane)
         self.known_step = known_step
-        # plan_affine's (first, step) of each tile dim's view index, from which the
-        # per-lane coordinates are made when asked for (elements())
+        # plan_affine's ``(cols, step within a row, step from row to row)`` of the origins
+        # where the lanes' rows do not follow on from each other (grid_steps without looking)
+        self.known_grid = None
+        # plan_affine's first and last origins, the smallest and the largest (every step
+        # >= 0), as Python ints: the bounds checks need no look at the others
+        self.ends = None
+        # plan_affine's ``([((first, step, row_step), along), ...], cols)``: each tile dim's
+        # view index, from which the per-lane coordinates are made when asked (elements())
         self._steps = steps
         # True when indices are Python ints (object arrays): see the module docstring
         self.exact = exact
@@ -214,7 +223,9 @@ class TilePlan:
         self.offsets = offsets
         self.fast = offsets is not None
         # the largest element offset inside a tile (the fast path's strides are >= 0)
-        self.span = int(offsets.max()) if self.fast and offsets.size else 0
+        if span is None:
+            span = int(offsets.max()) if self.fast and offsets.size else 0
+        self.span = span
         self._coords = coords
         self._base = base
         self._strides = strides
@@ -225,8 +236,9 @@ class TilePlan:
         r = len(self.tile)
         n = self.b if lanes is None else len(lanes)
         if self._coords is None:  # plan_affine's: the coordinates from the progressions
-            lane = np.arange(self.b, dtype=np.int64)
-            self._coords = [(f + s * lane) * k for (f, s), k in self._steps]
+            per_dim, cols = self._steps
+            col, row = np.divmod(np.arange(self.b, dtype=np.int64), cols)[::-1]
+            self._coords = [(f + s * col + rs * row) * k for (f, s, rs), k in per_dim]
         idx = _take(self._base, lanes).reshape((-1,) + (1,) * r)
         inb = np.ones((1,) * (r + 1), dtype=bool)
         for k in range(r):
@@ -296,6 +308,8 @@ class TilePlan:
         """The common step between consecutive lanes' origins (all lanes full), else None."""
         if self.known_step is not None:
             return self.known_step
+        if self.known_grid is not None:
+            return None
         o = self.origin
         if o.shape[0] == 1:
             return 0
@@ -308,6 +322,8 @@ class TilePlan:
         """The lanes as ``rows x cols`` (row-major) whose origins step evenly along both:
         ``(cols, step within a row, step from row to row)``, steps >= 0; None when they do
         not, or when one step does for all lanes (see :meth:`even_step`)."""
+        if self.known_grid is not None or self.known_step is not None:
+            return self.known_grid
         o = self.origin
         b = o.shape[0]
         if b < 4:
@@ -448,57 +464,89 @@ def plan_tile(
 
 
 def plan_affine(
-    view: TileView, steps: list[tuple[int, int]], base_elem: int, b: int
+    view: TileView, steps: list[tuple[int, int, int]], cols: int, base_elem: int, b: int
 ) -> Optional[TilePlan]:
-    """:func:`plan_tile`'s plan for ``b`` lanes whose view index ``k`` is ``first + step *
-    lane`` (``steps``, step >= 0: block ids within one grid row, ``tileir.fake.progressions``),
-    made with per-batch arithmetic: the first and last lanes bound every other one.  None
-    where that does not give the whole answer (then plan_tile does, and names any
-    violation): a gather-scatter view, a tensor whose base, shape or strides differ per lane
-    or has a negative stride, a lane outside the index space or not wholly inside the
-    tensor, an index that int64 would not hold exactly."""
+    """:func:`plan_tile`'s plan for ``b`` lanes, laid out as rows of ``cols``, whose view
+    index ``k`` is ``first + step * col + row_step * row`` (``steps``, steps >= 0: block ids
+    within one grid row or whole rows of it, ``tileir.fake.progressions``), made with
+    per-batch arithmetic: the first and last lanes bound every other one.  None where that
+    does not give the whole answer (then plan_tile does, and names any violation): a
+    gather-scatter view, a tensor whose base, shape or strides differ per lane or has a
+    negative stride, a lane outside the index space or not wholly inside the tensor, an
+    index that int64 would not hold exactly."""
     vt = view.type
     tv = view.tensor
     if isinstance(vt, GatherScatterViewType) or any(
         a.shape[0] != 1 for a in (tv.base, *tv.shape, *tv.strides)
     ):
         return None
+    if cols < 1 or b % cols:
+        return None
+    rows = b // cols
     tile = tuple(vt.tile_shape)
     dmap = _dim_map(vt)
     tile_steps = _steps(vt)
     strides = [tv.strides[d] for d in dmap]
     extents = [tv.shape[d] for d in dmap]
-    origin0, delta, bound = base_elem, 0, abs(base_elem)
-    for k, (first, step) in enumerate(steps):
+    origin0, d_col, d_row, bound = base_elem, 0, 0, abs(base_elem)
+    int_strides = []
+    for k, (first, step, row_step) in enumerate(steps):
         stride, extent, along = int(strides[k][0]), int(extents[k][0]), tile_steps[k]
-        last = first + step * (b - 1)
-        if stride < 0 or step < 0 or first < 0 or last >= -(-extent // along):
+        last = first + step * (cols - 1) + row_step * (rows - 1)  # the largest: steps >= 0
+        if stride < 0 or step < 0 or row_step < 0 or first < 0 or last >= -(-extent // along):
             return None
         if last * along + tile[k] > extent:  # some lane reaches past the tensor: padding
             return None
         origin0 += first * along * stride
-        delta += step * along * stride
+        d_col += step * along * stride
+        d_row += row_step * along * stride
         bound += (last * along + tile[k]) * stride
+        int_strides.append(stride)
     if bound >= EXACT_INT64:
         return None
-    offsets = tile_offsets(tile, tuple(int(s[0]) for s in strides))
-    if delta:
-        origin = np.arange(origin0, origin0 + delta * b, delta, dtype=np.int64)
+    offsets, span = _offsets_and_span(tile, tuple(int_strides))
+    if rows == 1:
+        d_row = d_col * cols
+    one_step = d_row == d_col * cols  # rows follow on from each other: one step for all
+    if not one_step:
+        origin = (
+            origin0
+            + np.arange(rows, dtype=np.int64)[:, None] * d_row
+            + np.arange(cols, dtype=np.int64) * d_col
+        ).reshape(-1)
+    elif d_col:
+        origin = np.arange(origin0, origin0 + d_col * b, d_col, dtype=np.int64)
     else:
         origin = np.full(b, origin0, dtype=np.int64)
-    full = np.broadcast_to(np.ones(1, dtype=bool), (b,))
-    base = np.broadcast_to(np.array([base_elem], dtype=np.int64), (b,))
-    return TilePlan(
+    plan = TilePlan(
         b,
         tile,
         origin,
-        full,
+        _all_full(b),
         offsets,
         None,
-        base,
+        np.array([base_elem], dtype=np.int64),
         strides,
         extents,
         False,
-        known_step=delta if b > 1 else 0,
-        steps=list(zip(steps, tile_steps)),
+        known_step=(d_col if b > 1 else 0) if one_step else None,
+        steps=(list(zip(steps, tile_steps)), cols),
+        span=span,
     )
+    plan.known_grid = None if one_step else (cols, d_col, d_row)
+    plan.ends = (origin0, origin0 + d_col * (cols - 1) + d_row * (rows - 1))
+    return plan
+
+
+@functools.lru_cache(maxsize=256)
+def _offsets_and_span(tile: tuple[int, ...], strides: tuple[int, ...]) -> tuple[np.ndarray, int]:
+    offsets = tile_offsets(tile, strides)
+    return offsets, int(offsets.max()) if offsets.size else 0
+
+
+@functools.lru_cache(maxsize=64)
+def _all_full(b: int) -> np.ndarray:
+    """Every one of ``b`` lanes' tiles inside the tensor (read-only, shared)."""
+    full = np.ones(b, dtype=bool)
+    full.flags.writeable = False
+    return full

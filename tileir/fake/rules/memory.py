@@ -34,7 +34,14 @@ from tileir.fake.values import (
     widen,
     wrap_int,
 )
-from tileir.fake.views import TensorView, TileView, index_space, plan_affine, plan_tile
+from tileir.fake.views import (
+    EXACT_INT64,
+    TensorView,
+    TileView,
+    index_space,
+    plan_affine,
+    plan_tile,
+)
 from tileir.formats import numpy_dtype
 from tileir.ir.signatures import attr_of, operand_groups
 
@@ -123,21 +130,13 @@ def _locate_base(ctx, op, tv: TensorView, isz: int):
 def _plan(ctx, op, view: TileView, index_vals, index_ops, b: int, per_batch: bool = False):
     fmt = view.type.tensor_view.element
     isz = numpy_dtype(fmt).itemsize
-    seg, base_elem, lo, hi = _locate_base(ctx, op, view.tensor, isz)
-    if per_batch and not ctx.watch_memory and base_elem.shape[0] == 1:
+    if per_batch and not ctx.watch_memory and view.tensor.base.shape[0] == 1:
         # indices that step evenly from lane to lane: plan from the first and last lanes
         # (a debugger following memory gets every element from the general plan)
-        steps = index_steps(
-            ctx.frame,
-            [o.id for o in index_ops],
-            [
-                v if v.shape[0] != 1 else _as_index(v, o.type.element)
-                for v, o in zip(index_vals, index_ops)
-            ],
-        )
-        plan = plan_affine(view, steps, int(base_elem[0]), b) if steps is not None else None
-        if plan is not None:
-            return seg, plan, lo, hi, fmt
+        found = _affine_plan(ctx, view, index_vals, index_ops, b, isz)
+        if found is not None:
+            return found + (fmt,)
+    seg, base_elem, lo, hi = _locate_base(ctx, op, view.tensor, isz)
     idx = [_as_index(v, o.type.element) for v, o in zip(index_vals, index_ops)]
     plan, bad = plan_tile(view, idx, base_elem, b)
     if bad:
@@ -150,13 +149,47 @@ def _plan(ctx, op, view: TileView, index_vals, index_ops, b: int, per_batch: boo
     return seg, plan, widen(lo, b), widen(hi, b), fmt
 
 
+def _affine_plan(ctx, view: TileView, index_vals, index_ops, b: int, isz: int):
+    """``(segment, plan, lo, hi)`` from :func:`~tileir.fake.views.plan_affine` for a view
+    whose one base lies aligned inside a buffer and whose indices are progressions of the
+    frame (or the same for every lane), in Python ints; None where the general plan must
+    answer (and name what is wrong, if anything is)."""
+    seg_i, boff, _ = ctx.memory.locate_one(int(view.tensor.base[0]))
+    if seg_i < 0 or boff % isz:
+        return None
+    reads = []
+    for v, o in zip(index_vals, index_ops):
+        if v.ndim != 1:  # a gather-scatter view's tile of indices
+            return None
+        if v.shape[0] == 1:
+            bits = o.type.element.bits
+            if bits < 8:  # i1 / i4: the array path reads those
+                return None
+            u = int(v[0]) & ((1 << bits) - 1)
+            reads.append(min(u, EXACT_INT64) if bits > 32 else u)
+        else:
+            reads.append(v)
+    found = index_steps(ctx.frame, [o.id for o in index_ops], reads)
+    if found is None:
+        return None
+    steps, cols = found
+    seg = ctx.memory.segments[seg_i]
+    plan = plan_affine(view, steps, cols, boff // isz, b)
+    if plan is None:
+        return None
+    lane = 0 if seg.count == 1 else boff // max(seg.nbytes, 1)
+    lo = lane * seg.nbytes // isz
+    return seg, plan, np.array([lo], dtype=np.int64), np.array([lo + seg.nbytes // isz])
+
+
 def _check_full(ctx, op, seg, plan, lanes, lo, hi):
     """Whole tiles (of ``lanes``, None: all) must lie inside their buffer: the fast path's
     windows reach from each origin up by ``plan.span`` (its strides are non-negative)."""
-    if lanes is None and plan.known_step is not None and lo.shape[0] == hi.shape[0] == 1:
-        # origins first + step * lane, step >= 0, one buffer for all: the ends bound the rest
-        ends = plan.origin[[0, -1]]
-        if not ((ends < lo) | (ends + plan.span >= hi)).any():
+    if lanes is None and plan.ends is not None and lo.shape[0] == hi.shape[0] == 1:
+        # origins from the first to the last by steps >= 0, one buffer for all: the ends
+        # bound the rest
+        first, last = plan.ends
+        if int(lo[0]) <= first and last + plan.span < int(hi[0]):
             return
         lo, hi = widen(lo, plan.b), widen(hi, plan.b)  # name the first lane outside
     if lanes is None:
@@ -222,7 +255,7 @@ def _load_view(ctx, op, args):
     dt = numpy_dtype(fmt)
     typed = seg.typed(dt)
     full = plan.full
-    if plan.fast and (plan.known_step is not None or full.all()):  # known: every lane full
+    if plan.fast and (plan.ends is not None or full.all()):  # known: every lane full
         _check_full(ctx, op, seg, plan, None, lo, hi)
         # zero-copy views of a buffer not yet written (a write copies it first: below, the
         # segment is marked shared); once written, copies (a view would cost a whole copy
@@ -288,7 +321,7 @@ def _store_view(ctx, op, args):
         value = value.array()
     vals = widen(to_host(value, fmt), b)
     full = plan.full
-    if plan.fast and (plan.known_step is not None or full.all()):  # known: every lane full
+    if plan.fast and (plan.ends is not None or full.all()):  # known: every lane full
         _check_full(ctx, op, seg, plan, None, lo, hi)
         step = plan.even_step()
         size = plan.offsets.size
