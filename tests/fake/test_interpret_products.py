@@ -528,9 +528,10 @@ def test_the_merged_forms_are_taken_where_the_tiles_are_bands(monkeypatch):
     spy = _Spy(monkeypatch)
     interpret(module, "matmul", args, (4, 4))
     if products.merge_keeps_bits(np.float32, t, t, t, 4, 4, "accumulate"):
-        # the first trip adds into the init's zeros (not the loop's own): one 2-D GEMM
-        assert spy.calls["accumulate"] == trips - 1
-        assert spy.calls["2-D"] + spy.calls["lanes"] == 1
+        # the first trip adds into a fresh copy of the init's zeros (not the loop's own),
+        # the others into the loop's accumulator: one beta=1 GEMM a trip
+        assert spy.calls["accumulate"] == trips
+        assert spy.calls["2-D"] + spy.calls["lanes"] == 0
 
 
 def test_a_calibration_that_finds_other_bits_keeps_the_lanes(monkeypatch):

@@ -23,6 +23,7 @@ import numpy as np
 
 from tileir.fake.donation import accumulators
 from tileir.fake.frames import Frame, LaneExit, all_lanes, compose, scatter
+from tileir.fake.invariants import loop_invariants
 from tileir.fake.limits import power_text
 from tileir.fake.values import plain, signed, take, unsigned, value_dtype, widen, wrap_int
 from tileir.ir.module import Op
@@ -157,6 +158,10 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
     # second trip on, while the lanes stay the same, and never under an observer of ops
     in_place = _NO_DONATION if m.watch_ops else accumulators(op)
     owned = False  # whether ``carried`` holds arrays the last trip made for this loop alone
+    # ops whose values the last trip left in ``sub`` when the lanes have not changed since
+    # (tileir.fake.invariants): skipped from then on, never under an observer of ops
+    steady = _NO_DONATION if m.watch_ops else loop_invariants(op)
+    ran_in: Optional[Frame] = None  # the frame of the last trip
     finished: list[tuple[Optional[np.ndarray], list]] = []
     escapes: list[LaneExit] = []
     k = 0
@@ -186,7 +191,8 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
         for a, v in zip(iters, carried):
             sub.vals[a.id] = v
         sub.donated = in_place if owned else _NO_DONATION
-        exits = m.run_block(body, sub)
+        exits = m.run_block(body, sub, steady if sub is ran_in else _NO_DONATION)
+        ran_in = sub
         sub.donated = _NO_DONATION  # (``sub`` may be the frame the loop runs in)
         if len(exits) == 1 and exits[0].kind == "continue" and exits[0].lanes is None:
             carried = exits[0].values

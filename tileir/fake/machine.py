@@ -174,8 +174,10 @@ class Machine:
         if self.watch_ops:
             self.observe(op, results, frame)
 
-    def run_block(self, block: Block, frame: Frame) -> list[LaneExit]:
-        """Run ``block`` on ``frame``'s lanes; the exits say which lanes left how."""
+    def run_block(self, block: Block, frame: Frame, skip: frozenset = frozenset()) -> list[LaneExit]:
+        """Run ``block`` on ``frame``'s lanes; the exits say which lanes left how.  ``skip``
+        names ops (by the SSA id of their first result) whose values ``frame`` holds already
+        from an earlier trip of a loop (its invariant ops: :mod:`tileir.fake.invariants`)."""
         exits: list[LaneExit] = []
         cur, cur_map = frame, None
         scope: list = []
@@ -187,6 +189,8 @@ class Machine:
             for op in ops:
                 if type(op) is Group:
                     run_group(self, op, cur)
+                    continue
+                if skip and op.results and op.results[0].id in skip:
                     continue
                 name = op.name
                 if name in TERMINATORS:

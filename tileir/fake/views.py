@@ -116,7 +116,7 @@ class TensorView:
 class TileView:
     """A partition / strided / gather-scatter view of a :class:`TensorView`."""
 
-    __slots__ = ("type", "tensor")
+    __slots__ = ("type", "tensor", "affine")
 
     def __init__(
         self,
@@ -125,6 +125,9 @@ class TileView:
     ):
         self.type = type_
         self.tensor = tensor
+        # plan_affine's per-view part, made the first time it is asked for (a view is never
+        # changed once made: a loop that keeps one from trip to trip plans with it again)
+        self.affine: Optional[tuple] = None
 
     @property
     def batch(self) -> int:
@@ -474,24 +477,16 @@ def plan_affine(
     gather-scatter view, a tensor whose base, shape or strides differ per lane or has a
     negative stride, a lane outside the index space or not wholly inside the tensor, an
     index that int64 would not hold exactly."""
-    vt = view.type
-    tv = view.tensor
-    if isinstance(vt, GatherScatterViewType) or any(
-        a.shape[0] != 1 for a in (tv.base, *tv.shape, *tv.strides)
-    ):
+    layout = view.affine
+    if layout is None:
+        layout = view.affine = _affine_layout(view)
+    if layout is _NOT_AFFINE or cols < 1 or b % cols:
         return None
-    if cols < 1 or b % cols:
-        return None
+    tile, tile_steps, strides, extents, int_strides, int_extents, offsets, span = layout
     rows = b // cols
-    tile = tuple(vt.tile_shape)
-    dmap = _dim_map(vt)
-    tile_steps = _steps(vt)
-    strides = [tv.strides[d] for d in dmap]
-    extents = [tv.shape[d] for d in dmap]
     origin0, d_col, d_row, bound = base_elem, 0, 0, abs(base_elem)
-    int_strides = []
     for k, (first, step, row_step) in enumerate(steps):
-        stride, extent, along = int(strides[k][0]), int(extents[k][0]), tile_steps[k]
+        stride, extent, along = int_strides[k], int_extents[k], tile_steps[k]
         last = first + step * (cols - 1) + row_step * (rows - 1)  # the largest: steps >= 0
         if stride < 0 or step < 0 or row_step < 0 or first < 0 or last >= -(-extent // along):
             return None
@@ -501,10 +496,8 @@ def plan_affine(
         d_col += step * along * stride
         d_row += row_step * along * stride
         bound += (last * along + tile[k]) * stride
-        int_strides.append(stride)
     if bound >= EXACT_INT64:
         return None
-    offsets, span = _offsets_and_span(tile, tuple(int_strides))
     if rows == 1:
         d_row = d_col * cols
     one_step = d_row == d_col * cols  # rows follow on from each other: one step for all
@@ -538,10 +531,32 @@ def plan_affine(
     return plan
 
 
-@functools.lru_cache(maxsize=256)
-def _offsets_and_span(tile: tuple[int, ...], strides: tuple[int, ...]) -> tuple[np.ndarray, int]:
-    offsets = tile_offsets(tile, strides)
-    return offsets, int(offsets.max()) if offsets.size else 0
+#: :attr:`TileView.affine` of a view plan_affine never plans (a gather-scatter view, a tensor
+#: whose base, shape or strides differ per lane, a negative stride)
+_NOT_AFFINE = ()
+
+
+def _affine_layout(view: TileView) -> tuple:
+    """What plan_affine needs of the view alone: ``(tile, tile steps, strides, extents, the
+    strides and extents as Python ints, the tile's offsets, their span)`` per tile dim, or
+    ``_NOT_AFFINE``."""
+    vt = view.type
+    tv = view.tensor
+    if isinstance(vt, GatherScatterViewType) or any(
+        a.shape[0] != 1 for a in (tv.base, *tv.shape, *tv.strides)
+    ):
+        return _NOT_AFFINE
+    tile = tuple(vt.tile_shape)
+    dmap = _dim_map(vt)
+    strides = [tv.strides[d] for d in dmap]
+    extents = [tv.shape[d] for d in dmap]
+    int_strides = tuple(int(s[0]) for s in strides)
+    if any(s < 0 for s in int_strides):
+        return _NOT_AFFINE
+    offsets = tile_offsets(tile, int_strides)
+    span = int(offsets.max()) if offsets.size else 0
+    int_extents = tuple(int(e[0]) for e in extents)
+    return tile, _steps(vt), strides, extents, int_strides, int_extents, offsets, span
 
 
 @functools.lru_cache(maxsize=64)

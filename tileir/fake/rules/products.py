@@ -264,14 +264,16 @@ def _add_in_layout(
     if rows_2d is None or cols_2d is None:
         rows_2d = cols_2d = None  # lane by lane
     if (
-        into
-        and rows_2d is not None
+        rows_2d is not None
         and cols_2d is not None
         and blas.AVAILABLE
         and merge_keeps_bits(base.dtype, m, n, k, a_blocks, b_blocks, "accumulate")
-        and blas.add_product(rows_2d, cols_2d, base)
     ):
-        return
+        if not into:  # a fresh base: the accumulator's tiles first, then the GEMM adds in
+            np.copyto(base.reshape(a_blocks, m, b_blocks, n).transpose(0, 2, 1, 3), c4)
+        if blas.add_product(rows_2d, cols_2d, base):
+            return
+        # (a layout BLAS cannot take: the bands below write every element of base again)
     band_bytes = m * base.shape[1] * base.dtype.itemsize
     step = max(1, SCRATCH_BYTES // max(band_bytes, 1))
     scratch = np.empty((min(step, a_blocks) * m, base.shape[1]), base.dtype) if into else None
