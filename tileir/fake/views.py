@@ -76,6 +76,19 @@ def as_strided(typed: np.ndarray, shape, strides, writeable: bool) -> np.ndarray
     )
 
 
+def window(typed: np.ndarray, start: int, shape, strides, writeable: bool) -> np.ndarray:
+    """The strided window of the flat ``typed`` that begins at element ``start`` (its
+    extent proved inside ``typed`` by the caller): an ndarray made on ``typed``'s buffer
+    directly where numpy's own type allows it (``np.ndarray`` checks the window against
+    the buffer besides), else :func:`as_strided`."""
+    if typed.dtype.isbuiltin == 1 and typed.ndim == 1 and typed.flags.c_contiguous:
+        out = np.ndarray(shape, typed.dtype, typed, start * typed.itemsize, strides)
+        if not writeable and out.flags.writeable:
+            out.flags.writeable = False
+        return out
+    return as_strided(typed[start:], shape=shape, strides=strides, writeable=writeable)
+
+
 def _take(a: np.ndarray, lanes) -> np.ndarray:
     return a if lanes is None or a.shape[0] == 1 else a[lanes]
 
@@ -173,7 +186,8 @@ class TilePlan:
     __slots__ = (
         "b",
         "tile",
-        "origin",
+        "_origin",
+        "_lazy_origin",
         "full",
         "offsets",
         "fast",
@@ -187,6 +201,7 @@ class TilePlan:
         "known_grid",
         "ends",
         "_steps",
+        "_ostrides",
     )
 
     def __init__(
@@ -221,7 +236,13 @@ class TilePlan:
         # True when indices are Python ints (object arrays): see the module docstring
         self.exact = exact
         self.tile = tile
-        self.origin = origin
+        self._origin = origin
+        # plan_affine's (first origin, step within a row, step from row to row, rows, cols):
+        # the origins made from it the first time they are asked for (a load that takes a
+        # window view of the lanes' tiles needs the first one alone)
+        self._lazy_origin = None
+        # the element stride of each tile dim (offset_strides of offsets), once asked for
+        self._ostrides = None
         self.full = full
         self.offsets = offsets
         self.fast = offsets is not None
@@ -233,6 +254,30 @@ class TilePlan:
         self._base = base
         self._strides = strides
         self._extents = extents
+
+    @property
+    def origin(self) -> np.ndarray:
+        """``(b,)`` element index of each lane's tile element ``(0, ..., 0)``."""
+        o = self._origin
+        if o is None:
+            first, d_col, d_row, rows, cols = self._lazy_origin
+            o = self._origin = _affine_origins(first, d_col, d_row, rows, cols)
+        return o
+
+    @property
+    def first_origin(self) -> int:
+        """Lane 0's origin, as a Python int."""
+        if self._origin is None:
+            return self._lazy_origin[0]
+        return int(self._origin[0])
+
+    @property
+    def tile_strides(self) -> tuple[int, ...]:
+        """:func:`offset_strides` of the fast path's ``offsets`` (made once)."""
+        st = self._ostrides
+        if st is None:
+            st = self._ostrides = offset_strides(self.offsets)
+        return st
 
     def elements(self, lanes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Element indices ``(n, *tile)`` and in-tensor mask for ``lanes`` (default: all)."""
@@ -263,45 +308,28 @@ class TilePlan:
         """Every tile-shaped strided window of ``typed``, indexed by its origin element."""
         isz = typed.itemsize
         count = max(typed.shape[0] - self.span, 0)
-        strides = (isz,) + tuple(int(s) * isz for s in offset_strides(self.offsets))
-        return as_strided(
-            typed,
-            shape=(count,) + tuple(self.tile),
-            strides=strides,
-            writeable=typed.flags.writeable,
-        )
+        strides = (isz,) + tuple(s * isz for s in self.tile_strides)
+        return window(typed, 0, (count,) + tuple(self.tile), strides, typed.flags.writeable)
 
     def even_view(self, typed: np.ndarray, step: int, writeable: bool) -> np.ndarray:
         """The lanes' tiles as one ``(b, *tile)`` window view of ``typed`` (origins ``step``
         elements apart: :meth:`even_step`)."""
         isz = typed.itemsize
-        strides = (step * isz,) + tuple(int(s) * isz for s in offset_strides(self.offsets))
-        return as_strided(
-            typed[int(self.origin[0]) :],
-            shape=(self.b,) + self.tile,
-            strides=strides,
-            writeable=writeable,
-        )
+        strides = (step * isz,) + tuple(s * isz for s in self.tile_strides)
+        return window(typed, self.first_origin, (self.b,) + self.tile, strides, writeable)
 
     def grid_view(self, typed: np.ndarray, grid: tuple[int, int, int]) -> np.ndarray:
         """The lanes' tiles as one read-only ``(rows, cols, *tile)`` window view of
         ``typed`` (``grid`` from :meth:`grid_steps`)."""
         cols, inner, outer = grid
         isz = typed.itemsize
-        strides = (outer * isz, inner * isz) + tuple(
-            int(s) * isz for s in offset_strides(self.offsets)
-        )
-        return as_strided(
-            typed[int(self.origin[0]) :],
-            shape=(self.b // cols, cols) + self.tile,
-            strides=strides,
-            writeable=False,
-        )
+        strides = (outer * isz, inner * isz) + tuple(s * isz for s in self.tile_strides)
+        return window(typed, self.first_origin, (self.b // cols, cols) + self.tile, strides, False)
 
     def dense(self) -> bool:
         """Whether each tile is one run of consecutive elements (row-major, no gaps)."""
         want = 1
-        for n, st in zip(reversed(self.tile), reversed(offset_strides(self.offsets))):
+        for n, st in zip(reversed(self.tile), reversed(self.tile_strides)):
             if n > 1 and st != want:
                 return False
             want *= n
@@ -482,7 +510,7 @@ def plan_affine(
         layout = view.affine = _affine_layout(view)
     if layout is _NOT_AFFINE or cols < 1 or b % cols:
         return None
-    tile, tile_steps, strides, extents, int_strides, int_extents, offsets, span = layout
+    tile, tile_steps, strides, extents, int_strides, int_extents, offsets, span, ostrides = layout
     rows = b // cols
     origin0, d_col, d_row, bound = base_elem, 0, 0, abs(base_elem)
     for k, (first, step, row_step) in enumerate(steps):
@@ -501,20 +529,10 @@ def plan_affine(
     if rows == 1:
         d_row = d_col * cols
     one_step = d_row == d_col * cols  # rows follow on from each other: one step for all
-    if not one_step:
-        origin = (
-            origin0
-            + np.arange(rows, dtype=np.int64)[:, None] * d_row
-            + np.arange(cols, dtype=np.int64) * d_col
-        ).reshape(-1)
-    elif d_col:
-        origin = np.arange(origin0, origin0 + d_col * b, d_col, dtype=np.int64)
-    else:
-        origin = np.full(b, origin0, dtype=np.int64)
     plan = TilePlan(
         b,
         tile,
-        origin,
+        None,
         _all_full(b),
         offsets,
         None,
@@ -526,6 +544,8 @@ def plan_affine(
         steps=(list(zip(steps, tile_steps)), cols),
         span=span,
     )
+    plan._lazy_origin = (origin0, d_col, d_row, rows, cols)
+    plan._ostrides = ostrides
     plan.known_grid = None if one_step else (cols, d_col, d_row)
     plan.ends = (origin0, origin0 + d_col * (cols - 1) + d_row * (rows - 1))
     return plan
@@ -538,8 +558,8 @@ _NOT_AFFINE = ()
 
 def _affine_layout(view: TileView) -> tuple:
     """What plan_affine needs of the view alone: ``(tile, tile steps, strides, extents, the
-    strides and extents as Python ints, the tile's offsets, their span)`` per tile dim, or
-    ``_NOT_AFFINE``."""
+    strides and extents as Python ints, the tile's offsets, their span, their strides)``,
+    or ``_NOT_AFFINE``."""
     vt = view.type
     tv = view.tensor
     if isinstance(vt, GatherScatterViewType) or any(
@@ -556,7 +576,21 @@ def _affine_layout(view: TileView) -> tuple:
     offsets = tile_offsets(tile, int_strides)
     span = int(offsets.max()) if offsets.size else 0
     int_extents = tuple(int(e[0]) for e in extents)
-    return tile, _steps(vt), strides, extents, int_strides, int_extents, offsets, span
+    ostrides = tuple(s if n > 1 else 0 for n, s in zip(tile, int_strides))
+    return tile, _steps(vt), strides, extents, int_strides, int_extents, offsets, span, ostrides
+
+
+def _affine_origins(first: int, d_col: int, d_row: int, rows: int, cols: int) -> np.ndarray:
+    """``first + d_col * col + d_row * row`` for the lanes laid out as rows of ``cols``."""
+    if d_row == d_col * cols:  # one step for all
+        if d_col:
+            return np.arange(first, first + d_col * rows * cols, d_col, dtype=np.int64)
+        return np.full(rows * cols, first, dtype=np.int64)
+    return (
+        first
+        + np.arange(rows, dtype=np.int64)[:, None] * d_row
+        + np.arange(cols, dtype=np.int64) * d_col
+    ).reshape(-1)
 
 
 @functools.lru_cache(maxsize=64)

@@ -328,7 +328,7 @@ def _store_view(ctx, op, args):
         covers = step is not None and (step == size or b == 1) and plan.dense()
         if covers:
             # the tiles cover one run of elements: nothing there need be copied first
-            start = int(plan.origin[0])
+            start = plan.first_origin
             stop = start + (b - 1) * step + size
             if start == 0 and _fresh(ctx, vals) and seg.adopt(vals, dt):
                 _report(ctx, op, "write", seg, plan, ctx.b)
