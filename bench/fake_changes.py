@@ -16,7 +16,11 @@ Changes (issue #19, points 2 and 4):
   ``merge_keeps_bits``); off: numpy's one small GEMM per lane;
 * ``beta=1 GEMM``: of the merged forms, the one that adds each product into a K loop's
   accumulator in the GEMM itself (``tileir/fake/blas.py``); off: the 2-D GEMM into scratch,
-  then the add.
+  then the add;
+* ``2-D progressions``: of the per-batch plans, those over whole rows of a 2-D grid (a
+  matmul's blocks); off: only batches within one grid row plan per batch;
+* ``loop invariants``: a loop body's pure ops that read only values from outside run on the
+  first trip and are kept (``tileir/fake/invariants.py``); off: every op every trip.
 
 CPU time adds up every BLAS thread's: run with one thread for the products' figures.
 
@@ -38,6 +42,7 @@ from unittest import mock
 if __package__ in (None, ""):  # run as a script from a checkout: find tileir and bench/
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import tileir.fake.control as control
 import tileir.fake.fusion as fusion
 import tileir.fake.machine as machine
 import tileir.fake.rules.memory as memory_rules
@@ -85,10 +90,31 @@ def _off(name: str) -> Iterator[None]:
                 return form in kept and real(*args, **kw)
 
             stack.enter_context(mock.patch.object(products, "merge_keeps_bits", verdict))
+        elif name == "2-D progressions":
+            real_steps = memory_rules.index_steps
+
+            def one_row(frame, ids, values):
+                found = real_steps(frame, ids, values)
+                return None if found and frame is not None and found[1] != frame.size else found
+
+            stack.enter_context(mock.patch.object(memory_rules, "index_steps", one_row))
+        elif name == "loop invariants":
+            stack.enter_context(
+                mock.patch.object(control, "loop_invariants", lambda op: frozenset())
+            )
         yield
 
 
-VARIANTS = ("all on", "fusion", "plain tree", "per-batch plans", "merged GEMMs", "beta=1 GEMM")
+VARIANTS = (
+    "all on",
+    "fusion",
+    "plain tree",
+    "per-batch plans",
+    "merged GEMMs",
+    "beta=1 GEMM",
+    "2-D progressions",
+    "loop invariants",
+)
 
 
 def _cpu(fn: Callable[[], object]) -> float:

@@ -126,7 +126,7 @@ def _fold_extremum(is_max: bool):
         if attr_of(op, "flush_to_zero") or x.dtype.type not in _NATIVE_FLOATS:
             return None
         fn = pick[0] if attr_of(op, "propagate_nan") else pick[1]
-        out = _reduce_last(fn, x)
+        out = fn.reduce(x, axis=-1)
         if ident is not None:
             out = fn(out, ident)
         if np.isnan(out).any():
@@ -144,27 +144,6 @@ def _fold_extremum(is_max: bool):
 
 
 _NATIVE_FLOATS = (np.float16, np.float32, np.float64)
-
-#: below this many elements in a row, numpy's max / min reduce over the last axis runs about
-#: one row at a time (100 us for 1024 rows of 64 f32 on this AVX-512 machine, against 27 us
-#: for 256 rows of 128), and a transposed copy reduced across rows is faster; measured by
-#: bench/fake_device.py's flash attention, whose row maximum is over 64 keys
-_SHORT_ROW = 128
-
-#: the largest value the transposed copy is made of (beyond it the copy itself costs more)
-_SHORT_ROW_ELEMENTS = 1 << 21
-
-
-def _reduce_last(fn, x: np.ndarray) -> np.ndarray:
-    """``fn.reduce(x, axis=-1)`` for a max / min (any order gives the same answer: the caller
-    keeps NaN results and the sign of zero out of it), across rows of a transposed copy where
-    the rows are short."""
-    n = x.shape[-1]
-    if x.ndim < 2 or n >= _SHORT_ROW or x.size > _SHORT_ROW_ELEMENTS or x.size < 8 * n:
-        return fn.reduce(x, axis=-1)
-    t = np.empty(x.shape[:-2] + (n, x.shape[-2]), x.dtype)
-    np.copyto(t, np.swapaxes(x, -1, -2))
-    return fn.reduce(t, axis=-2)
 
 
 def _winning_zero(v: np.ndarray, is_max: bool) -> np.ndarray:
