@@ -8,9 +8,9 @@ Changes (issue #19, points 2 and 4):
   (``tileir/fake/fusion.py``); off: every op over the whole batch;
 * ``plain tree``: a ``reduce`` whose combiner is one plain ufunc calls it directly
   (``tileir/fake/rules/misc.py`` ``plain_tree``); off: the combiner region runs per level;
-* ``per-batch plans``: view loads and stores over the block ids of one grid row planned from
-  their first and last lanes (``tileir/fake/progressions.py``, ``views.plan_affine``); off:
-  lane by lane;
+* ``per-batch plans``: view loads and stores over the block ids of one grid row (or whole
+  rows) planned from their first and last lanes (``tileir/fake/progressions.py``,
+  ``views.plan_affine``); off: lane by lane;
 * ``merged GEMMs``: ``mmaf`` over lanes whose tiles are bands of one matrix as one 2-D GEMM,
   where the calibration finds the lanes' bits (``tileir/fake/rules/products.py``
   ``merge_keeps_bits``); off: numpy's one small GEMM per lane;

@@ -11,10 +11,11 @@ launch returning an :class:`Execution` (outputs, memory, and a fault as data: th
 op whose rule refused, its block and frame) where :func:`interpret` raises.
 Runs of lane-local ops (element-wise arithmetic and math, broadcasts, reductions along
 tile dims) are evaluated a strip of lanes at a time, into cache-sized buffers
-(``fusion``: the same numpy calls, so the same bits, as op by op), and a view load or
-store indexed by the block ids of a batch within one grid row is planned from its first
-and last lanes (``progressions``): the cost of a launch follows its elements, not its
-number of blocks.  Memory lives in a fake flat address space
+(``fusion``: the same numpy calls, so the same bits, as op by op), a view load or
+store indexed by the block ids of a batch within one grid row, or of whole rows of it, is
+planned from its first and last lanes (``progressions``): the cost of a launch follows its
+elements, not its number of blocks; and a loop's body computes the pure values that do not
+change from trip to trip once (``invariants``).  Memory lives in a fake flat address space
 (``memory``); ops are evaluated by the rule table ``rules.NUMPY_RULES``, whose
 modules document the numerics (``fake.rules.floats``, ``fake.rules.ints``, ``fake.rules.convert``,
 ``rounding``; the reduction and scan orders in ``fake.rules.misc``).

@@ -174,7 +174,9 @@ class Machine:
         if self.watch_ops:
             self.observe(op, results, frame)
 
-    def run_block(self, block: Block, frame: Frame, skip: frozenset = frozenset()) -> list[LaneExit]:
+    def run_block(
+        self, block: Block, frame: Frame, skip: frozenset = frozenset()
+    ) -> list[LaneExit]:
         """Run ``block`` on ``frame``'s lanes; the exits say which lanes left how.  ``skip``
         names ops (by the SSA id of their first result) whose values ``frame`` holds already
         from an earlier trip of a loop (its invariant ops: :mod:`tileir.fake.invariants`)."""

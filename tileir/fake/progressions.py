@@ -66,8 +66,11 @@ def index_steps(
     rules read them: non-negative), or None unless every one is a progression of ``frame`` or
     the same for every lane (batch 1: steps 0).  ``index_values`` of batch 1 come as Python
     ints already read that way, or as arrays."""
-    known = frame.progressions if frame is not None else None
-    cols = frame.progression_cols if known is not None else (frame.size if frame else 1)
+    if frame is None:
+        known, cols = None, 1
+    else:
+        known = frame.progressions
+        cols = frame.progression_cols if known is not None else frame.size
     out = []
     for vid, v in zip(index_ids, index_values):
         got = known.get(vid) if known is not None else None

@@ -47,7 +47,8 @@ def _assume(ctx, op, args):
 
 def _block_id(ctx, op, args):
     ids = ctx.block_ids
-    # within one grid row the ids step evenly: the memory rules then plan per batch
+    # within one grid row, or over whole rows, the ids step evenly: the memory rules then
+    # plan per batch
     note_block_ids(ctx.frame, ctx.grid, [r.id for r in op.results])
     return [np.ascontiguousarray(ids[:, k]) for k in range(3)]
 
