@@ -25,34 +25,20 @@ arrays it is shown).  (A launch that faults later in the same trip leaves, in it
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 
+from tileir.fake.loop_facts import per_loop
 from tileir.ir.module import Block, Op, walk
 
 __all__ = ["accumulators"]
 
 _NOTHING: frozenset = frozenset()
 
-#: loop op -> its accumulators (ops hash once, ``cache_hash``; equal ops give equal answers)
-_CACHE: "weakref.WeakKeyDictionary[Op, frozenset]" = weakref.WeakKeyDictionary()
 
-
+@per_loop
 def accumulators(loop: Op) -> frozenset:
     """The SSA ids of ``loop``'s body arguments that its ``mmaf`` may accumulate into in
     place (see the module docstring); empty for any other loop."""
-    try:
-        return _CACHE[loop]
-    except KeyError:
-        pass
-    except TypeError:  # an op that cannot be weakly referenced: work it out each time
-        return _find(loop)
-    found = _find(loop)
-    _CACHE[loop] = found
-    return found
-
-
-def _find(loop: Op) -> frozenset:
     if loop.name not in ("for", "loop") or not loop.regions:
         return _NOTHING
     body: Block = loop.regions[0]

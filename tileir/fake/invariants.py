@@ -19,8 +19,7 @@ every trip.
 
 from __future__ import annotations
 
-import weakref
-
+from tileir.fake.loop_facts import per_loop
 from tileir.ir.module import Block, Op, walk
 
 __all__ = ["PURE", "loop_invariants"]
@@ -43,26 +42,11 @@ _DIVERGENT = frozenset({"if", "for", "loop"})
 
 _NOTHING: frozenset = frozenset()
 
-#: loop op -> the SSA id of the first result of each invariant op of its body (ops hash once,
-#: ``cache_hash``; equal ops, whose SSA ids are equal, give equal answers)
-_CACHE: "weakref.WeakKeyDictionary[Op, frozenset]" = weakref.WeakKeyDictionary()
 
-
+@per_loop
 def loop_invariants(loop: Op) -> frozenset:
     """The SSA id of the first result of each invariant op of ``loop``'s body (see the
     module docstring); empty for a body with none, or for any op that is not a loop."""
-    try:
-        return _CACHE[loop]
-    except KeyError:
-        pass
-    except TypeError:  # an op that cannot be weakly referenced: work it out each time
-        return _find(loop)
-    found = _find(loop)
-    _CACHE[loop] = found
-    return found
-
-
-def _find(loop: Op) -> frozenset:
     if loop.name not in ("for", "loop") or not loop.regions:
         return _NOTHING
     body: Block = loop.regions[0]
