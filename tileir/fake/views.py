@@ -526,8 +526,10 @@ def plan_affine(
         bound += (last * along + tile[k]) * stride
     if bound >= EXACT_INT64:
         return None
-    if rows == 1:
+    if rows == 1:  # one row: its lanes step by d_col
         d_row = d_col * cols
+    elif cols == 1:  # one column: its lanes step by d_row
+        d_col = d_row
     one_step = d_row == d_col * cols  # rows follow on from each other: one step for all
     plan = TilePlan(
         b,
