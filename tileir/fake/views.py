@@ -96,23 +96,26 @@ def _take(a: np.ndarray, lanes) -> np.ndarray:
 class TensorView:
     """A ``tensor_view`` value: ``base`` address, ``shape`` and ``strides`` (element units)."""
 
-    __slots__ = ("type", "base", "shape", "strides")
+    __slots__ = ("type", "base", "shape", "strides", "_batch")
 
     def __init__(self, type_: TensorViewType, base: np.ndarray, shape: tuple, strides: tuple):
         self.type = type_
         self.base = base
         self.shape = shape
         self.strides = strides
+        self._batch = 0  # worked out when first asked (a view's arrays never change)
 
     @property
     def batch(self) -> int:
-        return max(
-            [
-                self.base.shape[0],
-                *(s.shape[0] for s in self.shape),
-                *(s.shape[0] for s in self.strides),
-            ]
-        )
+        if not self._batch:
+            self._batch = max(
+                [
+                    self.base.shape[0],
+                    *(s.shape[0] for s in self.shape),
+                    *(s.shape[0] for s in self.strides),
+                ]
+            )
+        return self._batch
 
     def take(self, lanes: Optional[np.ndarray]) -> "TensorView":
         return TensorView(

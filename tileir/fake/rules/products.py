@@ -304,7 +304,8 @@ def _as_rows(sa: np.ndarray) -> Optional[np.ndarray]:
     blocks, one, m, k = sa.shape
     if one != 1 or (blocks > 1 and sa.strides[0] != m * sa.strides[2]):
         return None
-    return np.lib.stride_tricks.as_strided(sa, (blocks * m, k), sa.strides[2:])
+    # (the strides just checked merge the block and row axes: numpy reshapes without a copy)
+    return sa.reshape(blocks * m, k)
 
 
 def _as_columns(sb: np.ndarray) -> Optional[np.ndarray]:
@@ -313,7 +314,8 @@ def _as_columns(sb: np.ndarray) -> Optional[np.ndarray]:
     one, blocks, k, n = sb.shape
     if one != 1 or (blocks > 1 and sb.strides[1] != n * sb.strides[3]):
         return None
-    return np.lib.stride_tricks.as_strided(sb, (k, blocks * n), sb.strides[2:])
+    # (the block and column axes merge by the strides just checked: a view, no copy)
+    return sb[0].transpose(1, 0, 2).reshape(k, blocks * n)
 
 
 #: (form, dtype, m, n, k, A blocks in a band, B blocks) -> whether that merged form gives
