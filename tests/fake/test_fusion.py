@@ -5,6 +5,7 @@ and op by op.  The random chains are in property_tests/rules/test_fusion_propert
 
 from __future__ import annotations
 
+import types
 from unittest import mock
 
 import numpy as np
@@ -16,9 +17,13 @@ import tileir.fake.rules.memory as memory_rules
 from tileir import F32, In, Out, assert_, cells, less, load_cell, maximum, store_cell, tanh, trace
 from tileir.errors import InterpretError, TileIRError
 from tileir.fake import FakeDevice
+from tileir.fake.frames import Frame
 from tileir.fake.fusion import Group, fused_ops
 from tileir.fake.interpreter import interpret
+from tileir.fake.memory import Memory
+from tileir.fake.views import TensorView, TileView
 from tileir.kernels import registry
+from tileir.types import I32, PartitionViewType, TensorViewType, TileType
 
 _C = 0.7978845608028654
 
@@ -270,3 +275,23 @@ def test_an_index_outside_the_index_space_names_its_block():
     args = [np.zeros(256, np.float32)] * 3
     with pytest.raises(InterpretError, match=r"index space.*block \(4, 0, 0\)"):
         interpret(m, "vadd", args, (6,))
+
+
+def test_per_batch_bounds_are_the_general_bounds_in_a_segment_of_lanes():
+    # lanes of 10 bytes (not a whole number of f32 elements): each lane's bounds in elements
+    # are the general path's (Segment.lane_bounds), the per-batch plan's too
+    mem = Memory()
+    seg = mem.add("lanes", np.zeros(15, np.float32), count=6)  # 60 bytes, 10 a lane
+    one = lambda v: np.array([v], dtype=np.int64)  # noqa: E731
+    tvt = TensorViewType(F32, (1,), (1,))
+    view_type = PartitionViewType((1,), tvt, (0,))
+    index_op = types.SimpleNamespace(type=TileType((), I32), id=7)
+    ctx = types.SimpleNamespace(memory=mem, frame=Frame(None, None, 1, np.zeros((1, 3))))
+    for lane in range(6):
+        base = seg.base + lane * seg.pitch + (-lane * seg.nbytes) % 4  # f32-aligned
+        tv = TensorView(tvt, one(base), (one(1),), (one(1),))
+        view = TileView(view_type, tv)
+        got = memory_rules._affine_plan(ctx, view, [np.zeros(1, np.int32)], [index_op], 1, 4)
+        want = memory_rules._locate_base(ctx, None, tv, 4)
+        assert got is not None and got[0] is want[0]
+        assert (int(got[2][0]), int(got[3][0])) == (int(want[2][0]), int(want[3][0])), lane

@@ -177,9 +177,9 @@ def _affine_plan(ctx, view: TileView, index_vals, index_ops, b: int, isz: int):
     plan = plan_affine(view, steps, cols, boff // isz, b)
     if plan is None:
         return None
-    lane = 0 if seg.count == 1 else boff // max(seg.nbytes, 1)
-    lo = lane * seg.nbytes // isz
-    return seg, plan, np.array([lo], dtype=np.int64), np.array([lo + seg.nbytes // isz])
+    start = 0 if seg.count == 1 else boff // max(seg.nbytes, 1) * seg.nbytes  # (lane_bounds)
+    lo, hi = start // isz, (start + seg.nbytes) // isz
+    return seg, plan, np.array([lo], dtype=np.int64), np.array([hi], dtype=np.int64)
 
 
 def _check_full(ctx, op, seg, plan, lanes, lo, hi):
