@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["run_if", "run_loop"]
 
-_NO_DONATION: frozenset = frozenset()
+_NONE: frozenset = frozenset()  # no ids: nothing donated, nothing kept
 
 
 def _too_many_trips(m: Machine, op: Op, what: str):
@@ -156,11 +156,11 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
     carried = list(inits)
     # accumulators the body's mmaf may add into in place (tileir.fake.donation): from the
     # second trip on, while the lanes stay the same, and never under an observer of ops
-    in_place = _NO_DONATION if m.watch_ops else accumulators(op)
+    in_place = _NONE if m.watch_ops else accumulators(op)
     owned = False  # whether ``carried`` holds arrays the last trip made for this loop alone
     # ops whose values the last trip left in ``sub`` when the lanes have not changed since
     # (tileir.fake.invariants): skipped from then on, never under an observer of ops
-    steady = _NO_DONATION if m.watch_ops else loop_invariants(op)
+    steady = _NONE if m.watch_ops else loop_invariants(op)
     ran_in: Optional[Frame] = None  # the frame of the last trip
     finished: list[tuple[Optional[np.ndarray], list]] = []
     escapes: list[LaneExit] = []
@@ -190,10 +190,10 @@ def run_loop(m: Machine, op: Op, cur: Frame) -> list[LaneExit]:
             raise _too_many_trips(m, op, f"ran {k} trips without every block breaking")
         for a, v in zip(iters, carried):
             sub.vals[a.id] = v
-        sub.donated = in_place if owned else _NO_DONATION
-        exits = m.run_block(body, sub, steady if sub is ran_in else _NO_DONATION)
+        sub.donated = in_place if owned else _NONE
+        exits = m.run_block(body, sub, steady if sub is ran_in else _NONE)
         ran_in = sub
-        sub.donated = _NO_DONATION  # (``sub`` may be the frame the loop runs in)
+        sub.donated = _NONE  # (``sub`` may be the frame the loop runs in)
         if len(exits) == 1 and exits[0].kind == "continue" and exits[0].lanes is None:
             carried = exits[0].values
             owned = True  # the body's mmaf made each accumulator this trip

@@ -20,7 +20,7 @@ strip of a fused run) is another frame and knows nothing of its parent's.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -51,8 +51,6 @@ def note_block_ids(frame: Frame, grid: tuple[int, int, int], result_ids: Sequenc
         ids = ((0, 1 if gx > 1 else 0, 0), (row % gy, 0, 1), (row // gy, 0, 0))
     else:  # the batch wraps from a row's end into the middle of another, or across planes
         return
-    if frame.progressions is not None and frame.progression_cols != cols:
-        return  # (ids asked for twice in one frame give the same layout; never mixed)
     for vid, prog in zip(result_ids, ids):
         known[vid] = prog
     frame.progressions = known
@@ -60,7 +58,9 @@ def note_block_ids(frame: Frame, grid: tuple[int, int, int], result_ids: Sequenc
 
 
 def index_steps(
-    frame: Optional[Frame], index_ids: Sequence[int], index_values: Sequence[np.ndarray]
+    frame: Optional[Frame],
+    index_ids: Sequence[int],
+    index_values: Sequence[Union[int, np.ndarray]],
 ) -> Optional[tuple[list[Progression], int]]:
     """``([(first, step, row_step), ...], cols)`` of the index operands (read as the memory
     rules read them: non-negative), or None unless every one is a progression of ``frame`` or
@@ -76,7 +76,7 @@ def index_steps(
         got = known.get(vid) if known is not None else None
         if got is not None:
             out.append(got)
-        elif type(v) is int:
+        elif isinstance(v, int):
             out.append((v, 0, 0))
         elif v.shape[0] == 1 and v.ndim == 1:
             out.append((int(v[0]), 0, 0))

@@ -222,6 +222,10 @@ class TilePlan:
         known_step=None,
         steps=None,
         span=None,
+        lazy_origin=None,
+        known_grid=None,
+        ends=None,
+        tile_strides=None,
     ):
         self.b = b
         # the step between consecutive lanes' origins when known without looking at them
@@ -229,10 +233,10 @@ class TilePlan:
         self.known_step = known_step
         # plan_affine's ``(cols, step within a row, step from row to row)`` of the origins
         # where the lanes' rows do not follow on from each other (grid_steps without looking)
-        self.known_grid = None
+        self.known_grid = known_grid
         # plan_affine's first and last origins, the smallest and the largest (every step
         # >= 0), as Python ints: the bounds checks need no look at the others
-        self.ends = None
+        self.ends = ends
         # plan_affine's ``([((first, step, row_step), along), ...], cols)``: each tile dim's
         # view index, from which the per-lane coordinates are made when asked (elements())
         self._steps = steps
@@ -243,9 +247,9 @@ class TilePlan:
         # plan_affine's (first origin, step within a row, step from row to row, rows, cols):
         # the origins made from it the first time they are asked for (a load that takes a
         # window view of the lanes' tiles needs the first one alone)
-        self._lazy_origin = None
+        self._lazy_origin = lazy_origin
         # the element stride of each tile dim (offset_strides of offsets), once asked for
-        self._ostrides = None
+        self._ostrides = tile_strides
         self.full = full
         self.offsets = offsets
         self.fast = offsets is not None
@@ -513,13 +517,15 @@ def plan_affine(
         layout = view.affine = _affine_layout(view)
     if layout is _NOT_AFFINE or cols < 1 or b % cols:
         return None
-    tile, tile_steps, strides, extents, int_strides, int_extents, offsets, span, ostrides = layout
+    tile, tile_steps, strides, extents, int_strides, int_extents, offsets, span, tile_strides = (
+        layout
+    )
     rows = b // cols
     origin0, d_col, d_row, bound = base_elem, 0, 0, abs(base_elem)
     for k, (first, step, row_step) in enumerate(steps):
         stride, extent, along = int_strides[k], int_extents[k], tile_steps[k]
         last = first + step * (cols - 1) + row_step * (rows - 1)  # the largest: steps >= 0
-        if stride < 0 or step < 0 or row_step < 0 or first < 0 or last >= -(-extent // along):
+        if step < 0 or row_step < 0 or first < 0 or last >= -(-extent // along):
             return None
         if last * along + tile[k] > extent:  # some lane reaches past the tensor: padding
             return None
@@ -534,7 +540,7 @@ def plan_affine(
     elif cols == 1:  # one column: its lanes step by d_row
         d_col = d_row
     one_step = d_row == d_col * cols  # rows follow on from each other: one step for all
-    plan = TilePlan(
+    return TilePlan(
         b,
         tile,
         None,
@@ -548,12 +554,11 @@ def plan_affine(
         known_step=(d_col if b > 1 else 0) if one_step else None,
         steps=(list(zip(steps, tile_steps)), cols),
         span=span,
+        lazy_origin=(origin0, d_col, d_row, rows, cols),
+        known_grid=None if one_step else (cols, d_col, d_row),
+        ends=(origin0, origin0 + d_col * (cols - 1) + d_row * (rows - 1)),
+        tile_strides=tile_strides,
     )
-    plan._lazy_origin = (origin0, d_col, d_row, rows, cols)
-    plan._ostrides = ostrides
-    plan.known_grid = None if one_step else (cols, d_col, d_row)
-    plan.ends = (origin0, origin0 + d_col * (cols - 1) + d_row * (rows - 1))
-    return plan
 
 
 #: :attr:`TileView.affine` of a view plan_affine never plans (a gather-scatter view, a tensor
@@ -581,8 +586,8 @@ def _affine_layout(view: TileView) -> tuple:
     offsets = tile_offsets(tile, int_strides)
     span = int(offsets.max()) if offsets.size else 0
     int_extents = tuple(int(e[0]) for e in extents)
-    ostrides = tuple(s if n > 1 else 0 for n, s in zip(tile, int_strides))
-    return tile, _steps(vt), strides, extents, int_strides, int_extents, offsets, span, ostrides
+    per_dim = offset_strides(offsets)
+    return tile, _steps(vt), strides, extents, int_strides, int_extents, offsets, span, per_dim
 
 
 def _affine_origins(first: int, d_col: int, d_row: int, rows: int, cols: int) -> np.ndarray:

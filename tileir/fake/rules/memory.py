@@ -34,14 +34,7 @@ from tileir.fake.values import (
     widen,
     wrap_int,
 )
-from tileir.fake.views import (
-    EXACT_INT64,
-    TensorView,
-    TileView,
-    index_space,
-    plan_affine,
-    plan_tile,
-)
+from tileir.fake.views import TensorView, TileView, index_space, plan_affine, plan_tile
 from tileir.formats import numpy_dtype
 from tileir.ir.signatures import attr_of, operand_groups
 
@@ -161,14 +154,7 @@ def _affine_plan(ctx, view: TileView, index_vals, index_ops, b: int, isz: int):
     for v, o in zip(index_vals, index_ops):
         if v.ndim != 1:  # a gather-scatter view's tile of indices
             return None
-        if v.shape[0] == 1:
-            bits = o.type.element.bits
-            if bits < 8:  # i1 / i4: the array path reads those
-                return None
-            u = int(v[0]) & ((1 << bits) - 1)
-            reads.append(min(u, EXACT_INT64) if bits > 32 else u)
-        else:
-            reads.append(v)
+        reads.append(int(_as_index(v, o.type.element)[0]) if v.shape[0] == 1 else v)
     found = index_steps(ctx.frame, [o.id for o in index_ops], reads)
     if found is None:
         return None
@@ -177,9 +163,8 @@ def _affine_plan(ctx, view: TileView, index_vals, index_ops, b: int, isz: int):
     plan = plan_affine(view, steps, cols, boff // isz, b)
     if plan is None:
         return None
-    start = 0 if seg.count == 1 else boff // max(seg.nbytes, 1) * seg.nbytes  # (lane_bounds)
-    lo, hi = start // isz, (start + seg.nbytes) // isz
-    return seg, plan, np.array([lo], dtype=np.int64), np.array([hi], dtype=np.int64)
+    lo, hi = seg.lane_bounds(np.array([boff], dtype=np.int64), isz)
+    return seg, plan, lo, hi
 
 
 def _check_full(ctx, op, seg, plan, lanes, lo, hi):
