@@ -52,7 +52,13 @@ _gc_mode = ["off"]
 #: the calls, garbage is still collected only between them), so a call finds the caches as
 #: the calls before it left them.  Small fast calls feel the difference most: tileir's
 #: record + encode of vadd takes about twice as long after a sweep of the heap.
-COLLECT_MODES = ("each", "never")
+#: "young": as "each", but the heap the warm-up leaves (modules, both sides' memos, numpy's
+#: and cuTile's objects) is frozen out of the collector (``gc.freeze``), so the collection
+#: before each call frees the garbage of the calls before it without walking every
+#: long-lived object; a full sweep of that heap evicts the L2 and most of the last-level
+#: cache, and what it costs a call grows with the heap of whatever else the process holds
+#: (tileir's vadd pays more after a sweep once cuTile is imported beside it).
+COLLECT_MODES = ("each", "young", "never")
 _collect = ["each"]
 
 
@@ -92,12 +98,7 @@ def set_clock(name: str) -> None:
 def best_of(fn: Callable[[], object], repeats: int = 5, warmup: int = 1) -> float:
     """The least wall time (seconds) of ``repeats`` calls of ``fn``, after ``warmup`` untimed
     calls.  Best-of, not mean: on a shared machine other work only ever adds time."""
-    for _ in range(warmup):
-        fn()
-    best = math.inf
-    for _ in range(max(1, repeats)):
-        best = min(best, _timed(fn))
-    return best
+    return race({"fn": fn}, repeats=repeats, warmup=warmup)["fn"]
 
 
 def _timed(fn: Callable[[], object], setup: Optional[Callable[[], object]] = None) -> float:
@@ -107,7 +108,7 @@ def _timed(fn: Callable[[], object], setup: Optional[Callable[[], object]] = Non
     clock = _clock[0]
     if setup is not None:
         setup()
-    if _collect[0] == "each":
+    if _collect[0] != "never":
         gc.collect()
     if _gc_mode[0] == "on":
         start = clock()
@@ -133,11 +134,19 @@ def race(fns: dict, repeats: int = 5, warmup: int = 1, setups: Optional[dict] = 
             fn()
     best = {name: math.inf for name in fns}
     names = list(fns)
-    for r in range(max(1, repeats)):
-        # rotate who goes first: a side run right after another pays for what that one left
-        # behind (BLAS threads still spinning, caches), so no side should always follow one
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            best[name] = min(best[name], _timed(fns[name], setups.get(name)))
+    young = _collect[0] == "young"
+    if young:  # what exists now is long-lived: later collections walk only what comes after
+        gc.collect()
+        gc.freeze()
+    try:
+        for r in range(max(1, repeats)):
+            # rotate who goes first: a side run right after another pays for what that one
+            # left behind (BLAS threads still spinning, caches), so no side always follows one
+            for name in names[r % len(names) :] + names[: r % len(names)]:
+                best[name] = min(best[name], _timed(fns[name], setups.get(name)))
+    finally:
+        if young:
+            gc.unfreeze()
     return best
 
 

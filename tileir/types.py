@@ -291,11 +291,27 @@ def canonical_tile_type(shape: tuple[int, ...], element: ElementType) -> TileTyp
     make of it (a tuple of plain ints: another type's shape, a checked cell): the recorder's
     hot path, which makes a type for almost every tile, skips the conversion.  The object is
     the constructor's, field for field."""
+    key = (shape, id(element))
+    t = TILE_TYPES.get(key)
+    if t is not None and t.element is element:
+        return t
     t = _new_object(TileType)
     _set_shape(t, shape)
     _set_element(t, element)
     _set_tile_type_hash(t, None)
+    if len(TILE_TYPES) >= _MAX_TILE_TYPES:
+        TILE_TYPES.clear()
+    TILE_TYPES[key] = t
     return t
+
+
+#: (shape, id(element)) -> the TileType canonical_tile_type made for them: a memo keyed by the
+#: element's identity (the entry's type holds the element, so the id names no other object
+#: meanwhile), so the recorder's tiles of one shape share one type object, which the encoder's
+#: type table then finds by identity.  Registered with the other memos by tileir.ir.module
+#: (this module sits below the memo registry).
+TILE_TYPES: dict[tuple[tuple[int, ...], int], TileType] = {}
+_MAX_TILE_TYPES = 4096
 
 
 @attrs.frozen(repr=False, cache_hash=True)

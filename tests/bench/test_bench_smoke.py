@@ -262,3 +262,19 @@ def test_collect_never_leaves_out_the_collection_before_each_call(monkeypatch):
         timing.set_collect("each")
     with pytest.raises(ValueError, match="collect mode"):
         timing.set_collect("sometimes")
+
+
+def test_collect_young_freezes_the_warm_heap_and_still_collects_before_each_call(monkeypatch):
+    events = []
+    monkeypatch.setattr(timing.gc, "collect", lambda *a: events.append("collect") or 0)
+    monkeypatch.setattr(timing.gc, "freeze", lambda: events.append("freeze"))
+    monkeypatch.setattr(timing.gc, "unfreeze", lambda: events.append("unfreeze"))
+    try:
+        timing.set_collect("young")
+        timing.race({"a": lambda: events.append("a"), "b": lambda: events.append("b")}, 2, 1)
+    finally:
+        timing.set_collect("each")
+    # the warm-up, then one collection and the freeze, then a collection before each call
+    assert events[:4] == ["a", "b", "collect", "freeze"]
+    assert events[4:-1] == ["collect", "a", "collect", "b", "collect", "b", "collect", "a"]
+    assert events[-1] == "unfreeze"

@@ -22,6 +22,20 @@ def test_canonical_tile_type_is_the_constructors_type():
         assert _slots(fast) == _slots(made)
 
 
+def test_canonical_tile_types_of_one_shape_and_element_are_one_object_until_memos_clear():
+    from tileir.ir.memo import clear_memos
+
+    first = canonical_tile_type((4, 8), F32)
+    assert canonical_tile_type((4, 8), F32) is first
+    # an equal element that is another object gets a type of its own, equal to the first
+    other = PointerType(F32)
+    assert canonical_tile_type((4,), other) is not canonical_tile_type((4,), PointerType(F32))
+    assert canonical_tile_type((4,), other) == canonical_tile_type((4,), PointerType(F32))
+    clear_memos()
+    again = canonical_tile_type((4, 8), F32)
+    assert again is not first and again == first and hash(again) == hash(first)
+
+
 def test_make_tile_is_the_constructors_tile():
     ttype = TileType((4,), F32)
     loc = Loc("k.py", 3, 5, "k")

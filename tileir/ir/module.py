@@ -28,10 +28,10 @@ from attrs import Converter, field, frozen
 
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
-from tileir.ir.memo import memo_table, remember
+from tileir.ir.memo import memo_table, register_memo, remember
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
-from tileir.types import Format, FunctionType, TileType, Type
+from tileir.types import TILE_TYPES, Format, FunctionType, TileType, Type
 
 __all__ = [
     "Value",
@@ -198,6 +198,8 @@ def freeze_attrs(value: Any) -> AttrMap:
 # asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
 # their hex spelling (NaN, whose payloads that spelling loses, is never shared).
 _FROZEN: dict[tuple, AttrMap] = memo_table("ir.module: shared attribute maps")
+# (tileir.types sits below the memo registry: its memo of tile types is registered here)
+register_memo("types: shared tile types", TILE_TYPES)
 _MAX_FROZEN = 4096
 _PLAIN_TYPES = frozenset({str, int, bool, type(None)})
 
