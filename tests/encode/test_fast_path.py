@@ -22,8 +22,11 @@ CASES = list(family_versions())
 
 
 def _checking_path_only(monkeypatch) -> None:
+    # (the plain ops' layouts are made from FAST's records: a warm memo of them would keep
+    # the fast path, so it starts empty too)
     for v in VERSIONS:
         monkeypatch.setitem(plans.FAST, v, {})
+        monkeypatch.setitem(opwrite._LAYOUTS, v, {})
 
 
 @pytest.mark.parametrize("family, version, module", CASES, ids=[f"{f}-{v}" for f, v, _ in CASES])
@@ -65,3 +68,39 @@ def test_a_usual_op_whose_result_is_no_value_is_refused_as_the_checking_path_ref
         EncodeError, match=r"value %1 has type .*; values are tiles, views or tokens"
     ):
         encode(module, "13.4")
+
+
+def test_plain_ops_are_written_by_their_layouts(monkeypatch):
+    # (a layout memo that stayed empty would pass the byte comparisons above too)
+    layouts: dict = {}
+    monkeypatch.setitem(opwrite._LAYOUTS, (13, 4), layouts)
+    encode(registry.get("vadd").build().module, "13.4", debug_info=True)
+    made = {name for (name, _, _), layout in layouts.items() if layout}
+    assert {"make_token", "get_tile_block_id", "addf", "return"} <= made
+
+
+def _fault(module: Module, version: str) -> str:
+    with pytest.raises(EncodeError) as e:
+        encode(module, version)
+    return str(e.value)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        Op("addf", (Value(0, TileType((), F32)),) * 2, ()),  # a result short
+        Op("addf", (Value(0, TileType((), F32)),) * 3, (Value(1, TileType((), F32)),)),
+        Op("addf", (Value(5, TileType((), F32)),) * 2, (Value(1, TileType((), F32)),)),
+        Op("addf", (Value(0, TileType((), F32)),) * 2, (Value(0, TileType((), F32)),)),
+        Op("no_such_op", (), ()),
+    ],
+    ids=["results", "operands", "undefined", "defined-twice", "unknown"],
+)
+def test_a_plain_op_at_fault_is_refused_as_the_checking_path_refuses_it(op, monkeypatch):
+    x = Value(0, TileType((), F32))
+    module = Module((Function("k", (x,), Block((), (op, Op("return")))),))
+    for _ in range(2):  # its layout made, then found in the memo
+        fast = _fault(module, "13.4")
+    with monkeypatch.context() as patched:
+        _checking_path_only(patched)
+        assert _fault(module, "13.4") == fast

@@ -10,7 +10,7 @@ next index rolls back), so sibling regions reuse indices.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from tileir.encode.attrcodec import write_hints, write_tagged
 from tileir.encode.optable import (
@@ -25,7 +25,7 @@ from tileir.encode.plans import FAST, PLANS, OpPlan, write_plain_attr
 from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
-from tileir.ir.dialect import version_text
+from tileir.ir.dialect import VERSIONS, version_text
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import EMPTY_ATTRS, Block, Dense, Loc, Op, ScalarAttr, Value
 from tileir.ir.signatures import operand_groups
@@ -93,21 +93,67 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
     bytes are the same either way (tests/encode check both paths against each other).
     """
     fast = FAST[scope.version]
+    layouts = _LAYOUTS[scope.version]
     buf = s.buf
     index = scope.index
     locs = scope.locs
     types = scope.pools.types
     type_ids, type_index = types.by_id, types.index
+    # the next value's index, kept here while the loop runs (scope.next for the calls out)
+    next_index = scope.next
     op: Optional[Op] = None
     try:
         for op in ops:
+            results, operands = op.results, op.operands
+            # a plain op (no attributes, segments or regions): its layout, by its name and
+            # counts, holds all its bytes but its values' indices (and was checked once)
+            if op.attrs is EMPTY_ATTRS and op.segments is None and not op.regions:
+                layout = layouts.get((op.name, len(operands), len(results)))
+                if layout is None:
+                    layout = _plain_layout(op, scope.version)
+                if layout:
+                    head, middle, newer = layout
+                    if newer:
+                        scope.newer = True
+                    locs.append(op.loc)
+                    buf += head
+                    for r in results:
+                        t = r.type
+                        i = type_ids.get(id(t))
+                        if i is None:
+                            i = type_index(t)
+                        if i < 0x80:
+                            buf.append(i)
+                        else:
+                            s.varint(i)
+                    buf += middle
+                    for val in operands:  # (as below)
+                        found = index.get(val.id)
+                        if found is None or (found[1] is not val and found[1] != val):
+                            s.varint(scope.ref(val, op))  # raises the fault
+                        elif found[0] < 0x80:
+                            buf.append(found[0])
+                        else:
+                            s.varint(found[0])
+                    for r in results:  # (as below)
+                        if r.id in index or type(r.type) not in _VALUE_CLASSES:
+                            scope.next = next_index
+                            scope.define(r, op)
+                            next_index = scope.next
+                        else:
+                            index[r.id] = (next_index, r)
+                            next_index += 1
+                    continue
+            # the usual op: its record, by its name, says how to check and write it
             record = fast.get(op.name)
             if record is None or op.regions:
+                scope.next = next_index
                 _write_op(s, op, scope)
+                next_index = scope.next
                 continue
             (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,
              flags, group_flags, defaults, newer) = record  # fmt: skip
-            results, operands, op_attrs = op.results, op.operands, op.attrs
+            op_attrs = op.attrs
             attrs = None if op_attrs is EMPTY_ATTRS or not op_attrs else op_attrs
             n_results = len(results)
             ok = (want is None or n_results == want) and (
@@ -127,7 +173,9 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                 sizes = plan.sizes(op) if ok else None
                 ok = sizes is not None
             if not ok or sizes is None:
+                scope.next = next_index
                 _write_op(s, op, scope)
+                next_index = scope.next
                 continue
 
             if newer:
@@ -175,14 +223,26 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                         buf.append(n)
                     else:
                         s.varint(n)
-                _write_refs(s, operands[at : at + n], scope, op)
+                # each operand's index (as _write_refs writes them, without its call; a
+                # slice of a whole tuple is the tuple itself)
+                for val in operands[at : at + n]:
+                    found = index.get(val.id)
+                    if found is None or (found[1] is not val and found[1] != val):
+                        s.varint(scope.ref(val, op))  # raises the fault
+                    elif found[0] < 0x80:
+                        buf.append(found[0])
+                    else:
+                        s.varint(found[0])
                 at += n
             for r in results:
                 if r.id in index or type(r.type) not in _VALUE_CLASSES:
+                    scope.next = next_index
                     scope.define(r, op)  # raises the fault, or defines a subclass's value
+                    next_index = scope.next
                 else:
-                    index[r.id] = (scope.next, r)
-                    scope.next += 1
+                    index[r.id] = (next_index, r)
+                    next_index += 1
+        scope.next = next_index
     except EncodeError as e:
         if op is None:
             raise
@@ -192,6 +252,71 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
 
 
 _RUNS = [(n,) for n in range(16)]  # an ungrouped op's sizes: one run (made once)
+
+#: a plain op's layout (see _plain_layout), or False where there is none
+_Layout = Union[tuple[bytes, bytes, bool], Literal[False]]
+# version -> (op name, operand count, result count) -> the layout of a plain op of that name
+# and counts (see _plain_layout), or False: a memo of a pure function of constants and counts
+_LAYOUTS: dict[tuple[int, int], dict[tuple[str, int, int], "_Layout"]] = {
+    v: memo_table(f"encode.opwrite: plain op layouts of {version_text(v)}") for v in VERSIONS
+}
+
+
+def _plain_layout(op: Op, v: tuple[int, int]) -> _Layout:
+    """How write_ops writes a plain op (one without attributes, segments or regions) of
+    ``op``'s name and counts at version ``v``: (the opcode and result count, the flags,
+    default attributes and operand count between the result types and the operands, whether
+    it may need a version after ``v``); False where such an op takes the usual path (no
+    record, a fault the checks name, or an operand count between its groups).  What the
+    usual path would write for such an op, worked out once per name and counts."""
+    n_operands, n_results = len(op.operands), len(op.results)
+    layout = _plain_layout_of(FAST[v].get(op.name), n_operands, n_results)
+    remember(_LAYOUTS[v], (op.name, n_operands, n_results), layout)
+    return layout
+
+
+def _plain_layout_of(record: Optional[tuple], n_operands: int, n_results: int) -> _Layout:
+    if record is None:
+        return False
+    (plan, opcode, counted, want, _attr_names, kinds, run, n_fixed, n_variable, star,
+     flags, _group_flags, defaults, newer) = record  # fmt: skip
+    if want is not None and n_results != want:
+        return False
+    sizes: Optional[Sequence[int]]
+    if kinds is None:  # one run, after its count when the run is "*"
+        rest = n_operands - n_fixed
+        if not ((rest >= 0 and (star or rest <= 1)) if n_variable else rest == 0):
+            return False
+        sizes = (n_operands,)
+        counted_run = run[0] == "*"
+    else:  # groups without counts between them: one run too
+        sizes = plan.group_sizes(n_operands)
+        if sizes is None or "*" in kinds:
+            return False
+        counted_run = False
+    head, middle = Sink(), Sink()
+    head.raw(opcode)
+    if counted:
+        head.varint(n_results)
+    if flags is not None:  # no attribute set: the flags of the groups that are there
+        middle.buf.append(
+            sum(bit for bit, group, _ in flags if group is not None and sizes[group])
+        )
+    if defaults is None:
+        return False  # (its attributes are worked out one by one: a fault may lie there)
+    parts: tuple = (defaults,) if type(defaults) is bytes else defaults
+    for part in parts:
+        if type(part) is bytes:
+            middle.raw(part)
+        else:  # a bool[] attribute at its default: one 0 per value of its group
+            n = sizes[part]
+            middle.varint(n)
+            middle.raw(bytes(n))
+    if counted_run:
+        middle.varint(n_operands)
+    return bytes(head.buf), bytes(middle.buf), newer
+
+
 #: the classes of VALUE_TYPES, for a test by the exact class (a subclass goes to define)
 _VALUE_CLASSES = frozenset(VALUE_TYPES)
 

@@ -176,19 +176,24 @@ class OpPlan:
             blob += default_bytes
         return blob
 
+    def group_sizes(self, n: int) -> Optional[tuple]:
+        """How many of ``n`` operands each group takes in an op without segments, when they
+        split cleanly (what ``_groups`` would accept); None sends the op to ``_groups``."""
+        if not self.n_variable:
+            return self.ones if n == len(self.kinds) else None
+        rest = n - self.n_fixed
+        if self.n_variable > 1 or rest < 0 or (rest > 1 and "?" in self.kinds):
+            return None
+        return tuple(1 if k == "1" else rest for k in self.kinds)
+
     def sizes(self, op: Op) -> Optional[tuple]:
         """How many operands each group takes, when ``op``'s operands split cleanly (what
         ``_groups`` would accept, in consecutive runs); None sends the op to ``_groups``."""
         n = len(op.operands)
         counts = op.segments
         if counts is None:
-            if not self.n_variable:
-                return self.ones if n == len(self.kinds) else None
-            rest = n - self.n_fixed
-            if self.n_variable > 1 or rest < 0:
-                return None
-            counts = tuple(1 if k == "1" else rest for k in self.kinds)
-        elif len(counts) != len(self.kinds) or sum(counts) != n:
+            return self.group_sizes(n)
+        if len(counts) != len(self.kinds) or sum(counts) != n:
             return None
         elif counts in self.good_segments:  # checked before (with the same int types)
             return counts
