@@ -24,8 +24,10 @@ from support.samples import (
 )
 from support.tools import needs_tools
 from tileir.encode import OP_CODECS, canonicalize, decode, encode, required_version, version_needs
+from tileir.encode.typecodec import TypeTable
 from tileir.errors import EncodeError
 from tileir.ir.dialect import BODY_OPS, VERSIONS
+from tileir.ir.memo import clear_memos
 from tileir.ir.module import (
     Block,
     Dense,
@@ -462,3 +464,22 @@ def test_tileirdisasm_g_shows_the_python_file_and_line():
     assert 'loc("/work/vadd.py":9:12)' in text
     assert 'name = "vadd", linkageName = "vadd"' in text
     assert "loc(#loc" in text
+
+
+def test_a_type_object_an_earlier_file_held_gets_the_entry_a_cold_table_gives():
+    # the entries kept per type object (typecodec._OBJECT_ENTRIES) depend on its part's
+    # index, which differs from file to file: each table must give what a cold one gives
+    tile = TileType((4,), F32)
+    view = TensorViewType(F32, (4,), (1,))
+    orders = [[tile, view], [I32, tile, view], [PointerType(I32), view, tile], [view, tile]]
+
+    def table(order):
+        t = TypeTable((13, 4))
+        return [t.index(x) for x in order], t.entries
+
+    cold = []
+    for order in orders:
+        clear_memos()
+        cold.append(table(order))
+    assert [table(order) for order in orders] == cold  # each after the others, warm
+    assert [table(order) for order in reversed(orders)] == cold[::-1]

@@ -14,7 +14,7 @@ is) so a table's order is free, and it refuses cycles and dangling indices.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, TypeVar, overload
+from typing import Any, Optional, Sequence, TypeVar, overload
 
 from tileir.encode.wire import Sink, Source, leb128
 from tileir.errors import EncodeError
@@ -95,10 +95,22 @@ _ENTRIES: dict[tuple[int, int], dict] = {
 }
 
 
+# version -> {id(type object) -> (the object, its one part or None, the entry's bytes: for a
+# type without parts the bytes, else {the part's index: the bytes})}: the entries of the type
+# objects earlier files held, found by identity (the shared canonical types come back file
+# after file); a memo of a pure function of immutable values (the object itself is kept, so
+# its id names no other meanwhile)
+_OBJECT_ENTRIES: dict[tuple[int, int], dict] = {
+    v: memo_table(f"encode.typecodec: type objects' entries of {version_text(v)}")
+    for v in VERSIONS
+}
+_PART_INDICES = 16  # the most part indices kept per type object
+
+
 class TypeTable:
     """Interns types for one file of ``version``: ``index(t)`` is its entry number."""
 
-    __slots__ = ("version", "entries", "_ids", "_values", "by_id", "_kept", "_memo")
+    __slots__ = ("version", "entries", "_ids", "_values", "by_id", "_kept", "_memo", "_objects")
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
@@ -113,12 +125,33 @@ class TypeTable:
         self._kept: list[object] = []
         memo = _ENTRIES.get(version)
         self._memo: dict = memo if memo is not None else {}
+        objects = _OBJECT_ENTRIES.get(version)
+        self._objects: dict = objects if objects is not None else {}
 
     def index(self, type_: Type) -> int:
         by_id = self.by_id
         found = by_id.get(id(type_))
         if found is not None:
             return found
+        # an object an earlier file held: its entry by its part's index (no value to build)
+        known = self._objects.get(id(type_))
+        if known is not None and known[0] is type_:
+            part, entry = known[1], known[2]
+            if part is not None:
+                i = by_id.get(id(part))
+                entry = entry.get(self.index(part) if i is None else i)
+            if entry is not None:
+                found = self._ids.get(entry)
+                if found is None:
+                    found = self._ids[entry] = len(self.entries)
+                    self.entries.append(entry)
+                by_id[id(type_)] = found
+                self._kept.append(type_)
+                return found
+        return self._intern(type_)
+
+    def _intern(self, type_: Type) -> int:
+        """``index`` of a type object this file has not asked for, found by its value."""
         t: Any = type_  # (its class is told apart by identity below, which mypy cannot follow)
         # The type's value: for the common classes a tuple of its fields with its parts by
         # their indices (it hashes and compares in C, where a type's own hash and equality
@@ -127,16 +160,21 @@ class TypeTable:
         key: object
         # (a part's index: self.index, whose first probe is by_id; this code runs once per
         # type object and file)
+        part = None  # the one part the entry refers to, for _OBJECT_ENTRIES
         if cls is TileType:
-            key = (_TILE, self.index(t.element), t.shape)
+            part = t.element
+            key = (_TILE, self.index(part), t.shape)
         elif cls is Format:
             key = t.name
         elif cls is PointerType:
-            key = (_PTR, self.index(t.pointee), t.attr)
+            part = t.pointee
+            key = (_PTR, self.index(part), t.attr)
         elif cls is TensorViewType:
-            key = (_TVIEW, self.index(t.element), t.shape, t.strides, t.ptr_attr)
+            part = t.element
+            key = (_TVIEW, self.index(part), t.shape, t.strides, t.ptr_attr)
         elif cls is PartitionViewType:
-            key = (_PVIEW, self.index(t.tensor_view), t.tile_shape, t.dim_map, t.padding)
+            part = t.tensor_view
+            key = (_PVIEW, self.index(part), t.tile_shape, t.dim_map, t.padding)
         elif cls is TokenType:
             key = _TOKEN
         else:  # (its entry may hold its parts' indices: the memo below cannot hold it)
@@ -162,9 +200,26 @@ class TypeTable:
                 found = self._ids[entry] = len(self.entries)
                 self.entries.append(entry)
             self._values[key] = found
-        by_id[id(t)] = found
+        self.by_id[id(t)] = found
         self._kept.append(t)
+        if key is not t:
+            self._remember_object(t, part, found)
         return found
+
+    def _remember_object(self, t: Type, part: Optional[Type], found: int) -> None:
+        """Keep the entry of ``t`` (at index ``found``) for ``index`` to find by identity in
+        a later file (by its part's index in that file, where it has a part)."""
+        entry = self.entries[found]  # (an equal value's entry: the same bytes)
+        if part is None:
+            remember(self._objects, id(t), (t, None, entry))
+            return
+        at = self.by_id[id(part)]
+        known = self._objects.get(id(t))
+        if known is not None and known[0] is t and known[1] is part:
+            if len(known[2]) < _PART_INDICES:
+                known[2][at] = entry
+        else:
+            remember(self._objects, id(t), (t, part, {at: entry}))
 
     def function(self, inputs: Sequence[Type], results: Sequence[Type] = ()) -> int:
         """The index of the function type ``inputs -> results``, as ``index`` gives it for
