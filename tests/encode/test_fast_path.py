@@ -14,9 +14,10 @@ from support.samples import family_versions
 from tileir.encode import encode, opwrite, plans
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS
-from tileir.ir.module import Block, Function, Module, Op, Value
+from tileir.ir.memo import clear_memos
+from tileir.ir.module import Block, Dense, Function, Module, Op, Value
 from tileir.kernels import registry
-from tileir.types import F32, PointerType, TileType
+from tileir.types import F32, I1, PointerType, TileType
 
 CASES = list(family_versions())
 
@@ -104,3 +105,25 @@ def test_a_plain_op_at_fault_is_refused_as_the_checking_path_refuses_it(op, monk
     with monkeypatch.context() as patched:
         _checking_path_only(patched)
         assert _fault(module, "13.4") == fast
+
+
+def _constant_module(t: TileType, data: bytes) -> Module:
+    c = Op("constant", (), (Value(0, t),), {"value": Dense(t, data)})
+    return Module((Function("k", (), Block((), (c, Op("return")))),))
+
+
+@pytest.mark.parametrize(
+    "t, good, bad",
+    [
+        (TileType((4,), F32), b"\0" * 16, b"\0" * 12),  # another length of the same type
+        (TileType((16,), I1), b"\xff", b"\x01"),  # an i1 splat: its first byte matters too
+    ],
+    ids=["f32", "i1"],
+)
+def test_a_dense_constant_found_good_once_does_not_pass_a_bad_one(t, good, bad):
+    # (opwrite._GOOD_DENSE keeps the types and lengths dense_fault found no fault with)
+    clear_memos()
+    cold = _fault(_constant_module(t, bad), "13.4")
+    written = encode(_constant_module(t, good), "13.4")
+    assert _fault(_constant_module(t, bad), "13.4") == cold
+    assert encode(_constant_module(t, good), "13.4") == written

@@ -152,15 +152,6 @@ class DebugWriter:
         string = self.pools.string
         ids, entries = self._ids, self.entries
         sub = 0  # the function's own subprogram (0: not made yet)
-
-        def own() -> int:
-            # the function's own subprogram, for locations that name no scope (tileir's
-            # recordings of a kernel body): made from the anchor, named after the entry
-            nonlocal sub
-            if not sub:
-                sub = self._own_subprogram(anchor.file, anchor.line, name)
-            return sub
-
         # the index of each location by its entry's bytes (ops made from one instruction
         # share their Loc and come one after another: those take the index just found)
         row: list[int] = []
@@ -168,6 +159,7 @@ class DebugWriter:
         found: Optional[int]  # a location's index (None while it is looked up)
         last, found = _UNSET, 0
         file, named = None, 0  # the last file name seen and its string index
+        small = False  # the subprogram's and the file name's indices take one byte each
         for x in (anchor, *op_locs):
             if x is last:
                 append(found)
@@ -176,34 +168,53 @@ class DebugWriter:
             if x is None:
                 found = 0
             elif x.scope is not None or x.caller is not None:
-                found = self._located(x, own)
+                found, sub = self._scoped(x, sub, anchor, name)
+                file = None  # (its strings may have come first: look the file up again)
             else:
                 line, column = x.line, x.column
                 if not sub:  # (its strings come before the file's, as they always did)
                     sub = self._own_subprogram(anchor.file, anchor.line, name)
-                scope = sub
+                    file = None
                 if x.file is not file:
                     file = x.file
                     named = string(file)
-                if type(line) is not int or type(column) is not int:
-                    found = self._attr(_LOC, scope, named, line, column)
-                elif scope < 0x80 and named < 0x80 and 0 <= column < 0x80 and 0 <= line < 0x4000:
+                    small = sub < 0x80 and named < 0x80
+                if (
+                    small
+                    and type(line) is int
+                    and type(column) is int
+                    and 0 <= column < 0x80
+                    and 0 <= line < 0x4000
+                ):
                     # the usual entry, its varints spelt out: one byte each but the line's,
                     # which takes two from 128 on
                     entry = bytes(
-                        (_LOC, scope, named, line, column)
+                        (_LOC, sub, named, line, column)
                         if line < 0x80
-                        else (_LOC, scope, named, line & 0x7F | 0x80, line >> 7, column)
+                        else (_LOC, sub, named, line & 0x7F | 0x80, line >> 7, column)
                     )
                     found = ids.get(entry)
                     if found is None:
                         entries.append(entry)
                         found = ids[entry] = len(entries)
-                else:  # (the checked way: a negative or huge field is refused there)
-                    found = self._attr(_LOC, scope, named, line, column)
+                else:  # (the checked way: a negative, huge or odd field is refused there)
+                    found = self._attr(_LOC, sub, named, line, column)
             append(found)
         self.rows.append(row)
         return len(self.rows)
+
+    def _scoped(self, x: Loc, sub: int, anchor: Loc, name: str) -> tuple[int, int]:
+        """The index of a location with a scope or a caller, and the function's own
+        subprogram (``sub``, 0 while not made): made on the way where a location in the
+        chain names no scope (from the anchor, named after the entry)."""
+        own = [sub]
+
+        def default() -> int:
+            if not own[0]:
+                own[0] = self._own_subprogram(anchor.file, anchor.line, name)
+            return own[0]
+
+        return self._located(x, default), own[0]
 
     def _own_subprogram(self, file_name: str, line: int, name: str) -> int:
         """The index of entry ``name``'s own subprogram anchored at ``file_name:line``: what

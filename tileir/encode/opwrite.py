@@ -505,29 +505,34 @@ def _write_attrs(
     sizes: Sequence[int],
 ) -> None:
     """The attributes, in declaration order (``attrs``: the op's, as a dict, or None)."""
-    v = scope.version
     buf = s.buf
-    for attr, kind, default, optional, since, default_bytes in plan.attrs:
+    # (per attribute: whether it is newer than the file, and whether an absent one is left
+    # out, worked out once per version)
+    for attr, kind, default, optional, since, default_bytes, later, left_out in plan.attrs_at[
+        scope.version
+    ]:
         if attrs and attr in attrs:
             value = attrs[attr]
         else:
             # absent: the default, which a version without the attribute also holds
-            if since > v or kind == "unit" or (optional and default is None):
+            if left_out:
                 continue
             if default_bytes is not None:
                 buf += default_bytes
                 continue
             value = default
-        if since > v:
+        if later:
             if not is_default(kind, value, default):
                 raise scope.fail(
                     f"attribute {attr} = {value!r} needs bytecode {version_text(since)}", op
                 )
             continue
-        if kind == "unit" or (optional and value is None):
-            continue
         if value is None:
+            if optional or kind == "unit":
+                continue
             raise scope.fail(f"attribute {attr!r} is required", op)
+        if kind == "unit":
+            continue
         if kind == "bool[]" and not value:  # one False per value of its operand group
             at = plan.bool_array_at
             assert at is not None  # a bool[] attribute has an operand group (see _Plan)
@@ -541,7 +546,21 @@ def _write_attrs(
 def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope) -> None:
     pools = scope.pools
     try:
-        if kind.startswith("enum:") or kind in ("bool", "int", "i32[]"):
+        # (the kinds are distinct: the usual ones are tried first)
+        if kind == "dense":
+            result = op.results[0].type
+            if not isinstance(value, Dense) or (value.type is not result and value.type != result):
+                raise scope.fail(f"value {value!r} is not a dense constant of {result}", op)
+            data = value.data
+            t: Any = value.type  # (a tile of numbers, once dense_fault finds no fault)
+            if _GOOD_DENSE.get((id(t), len(data))) is not t:
+                fault = dense_fault(t, data)
+                if fault:
+                    raise scope.fail(f"value: {fault}", op)
+                if t.element.name != "i1":  # (an i1 constant's first byte matters too)
+                    remember(_GOOD_DENSE, (id(t), len(data)), t, 1024)
+            s.varint(pools.constant(data))
+        elif kind.startswith("enum:") or kind in ("bool", "int", "i32[]"):
             write_plain_attr(s, kind, value)
         elif kind == "bool[]":
             s.varint(len(value))
@@ -549,14 +568,6 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
                 s.byte(int(bool(b)))
         elif kind == "str":
             s.varint(pools.string(str(value)))
-        elif kind == "dense":
-            result = op.results[0].type
-            if not isinstance(value, Dense) or (value.type is not result and value.type != result):
-                raise scope.fail(f"value {value!r} is not a dense constant of {result}", op)
-            fault = dense_fault(value.type, value.data)
-            if fault:
-                raise scope.fail(f"value: {fault}", op)
-            s.varint(pools.constant(value.data))
         elif kind == "scalars":
             if not all(isinstance(x, ScalarAttr) for x in value):
                 raise scope.fail(f"{name} must be Scalars, not {value!r}", op)
@@ -593,3 +604,7 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
 
 # id(predicate) -> (predicate, its tagged bytes)
 _PREDICATE_BYTES: dict = memo_table("encode.opwrite: predicate bytes")
+# (id(tile type), byte count) -> the tile type, where a dense constant of that many bytes is
+# one of it (dense_fault found no fault; not kept for i1, whose first byte matters too): a
+# memo of a pure function of immutable values (the type is kept, so its id names no other)
+_GOOD_DENSE: dict = memo_table("encode.opwrite: dense constants found good")

@@ -41,6 +41,7 @@ class OpPlan:
         "codec",
         "attr_names",
         "attrs",
+        "attrs_at",
         "want_results",
         "kinds",
         "ones",
@@ -60,6 +61,15 @@ class OpPlan:
         self.attr_names = frozenset(a[0] for a in codec.attrs)
         # (name, kind, default, optional, since, bytes of the default or None)
         self.attrs = tuple((*a, _default_bytes(a[1], a[2])) for a in codec.attrs)
+        # per version: each of those, and whether the attribute is newer than the version,
+        # and whether it is left out when absent (newer, a unit, or optional with no default)
+        self.attrs_at = {
+            v: tuple(
+                (*a, a[4] > v, a[4] > v or a[1] == "unit" or (a[3] and a[2] is None))
+                for a in self.attrs
+            )
+            for v in VERSIONS
+        }
         self.want_results = (
             codec.fixed_results if codec.fixed_results is not None else codec.counted_results
         )

@@ -84,10 +84,13 @@ class Pools:
     def constant(self, data: bytes) -> int:
         found = self._constant_ids.get(data) if type(data) is bytes else None
         if found is None:
-            s = Sink()
-            s.varint(len(data))
-            s.raw(data)
-            entry = bytes(s.buf)
+            if type(data) is bytes and len(data) < 0x80:  # (a one-byte count: most constants)
+                entry = bytes((len(data),)) + data
+            else:
+                s = Sink()
+                s.varint(len(data))
+                s.raw(data)
+                entry = bytes(s.buf)
             found = self._constant_bytes.get(entry)
             if found is None:
                 found = self._constant_bytes[entry] = len(self.constants)
@@ -99,14 +102,14 @@ class Pools:
 
 def table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
     """The ``width``-byte start offsets and the data of an indexed table of ``entries``."""
-    mask = (1 << (8 * width)) - 1
     # (a plain loop: after a full collection each C routine a call first reaches is a cache
     # miss of its own, and this one reaches only the ones the writer uses anyway)
     offsets, at = [], 0
     for entry in entries:
         offsets.append(at)
         at += len(entry)
-    if at > mask:  # some start offsets wrap around their word
+    if at >> (8 * width):  # some start offsets wrap around their word
+        mask = (1 << (8 * width)) - 1
         offsets = [o & mask for o in offsets]
     code = _WORD_CODES.get(width)
     if code is not None:

@@ -14,7 +14,7 @@ from tileir.encode.attrcodec import write_tagged
 from tileir.encode.debuginfo import DebugWriter
 from tileir.encode.optable import dense_fault
 from tileir.encode.opwrite import WriteScope, check_block, write_ops
-from tileir.encode.pools import Pools, append_table
+from tileir.encode.pools import Pools, table_parts
 from tileir.encode.versions import (
     LATEST_NEED,
     check_version,
@@ -146,22 +146,35 @@ _ALIGNED = 0x80  # a section id's bit 7: an alignment follows the payload's leng
 
 
 def _table(buf: bytearray, section: int, entries: list[bytes], width: int) -> None:
-    """A section holding an indexed table of ``entries``, aligned to ``width`` (the payload
-    starts aligned, so the table's own padding is the same in the file as in its buffer)."""
-    payload = bytearray()
-    append_table(payload, entries, width)
-    _section(buf, section, payload, width)
+    """A section holding an indexed table of ``entries``, aligned to ``width``: what
+    ``append_table`` lays out in a buffer of its own, written in place (the payload starts
+    aligned, so the table's own padding is the same in the file as in that buffer)."""
+    words, data = table_parts(entries, width)
+    n = len(entries)
+    count = bytes((n,)) if n < 0x80 else leb128((n,))
+    pad = PADDING[: -len(count) % width]
+    _section_head(buf, section, len(count) + len(pad) + len(words) + len(data), width)
+    buf += count
+    buf += pad
+    buf += words
+    buf += data
 
 
 def _section(buf: bytearray, section: int, payload: bytes | bytearray, alignment: int) -> None:
-    if alignment > 1:
-        buf.append(section | _ALIGNED)
-        buf += leb128((len(payload), alignment))
-        buf += PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
-    else:
-        buf.append(section)
-        buf += leb128((len(payload),))
+    _section_head(buf, section, len(payload), alignment)
     buf += payload
+
+
+def _section_head(buf: bytearray, section: int, length: int, alignment: int) -> None:
+    """A section's id, its payload's length and alignment, and the padding before it."""
+    buf.append(section if alignment == 1 else section | _ALIGNED)
+    if length < 0x80:  # (the length's varint, as leb128 spells it)
+        buf.append(length)
+    else:
+        buf += leb128((length,))
+    if alignment > 1:
+        buf.append(alignment)  # (a varint of one byte)
+        buf += PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
 
 
 def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> bool:
