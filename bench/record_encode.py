@@ -147,6 +147,37 @@ _COLLECTION = {
 }
 
 
+def other_collect_ratios(names, version: str, repeats: int, twins, mode: str) -> list:
+    """``(name, tileir+debug s, cuTile HIR-cached s)`` per kernel under collect ``mode``
+    (the mode then in force is restored after): the goal's two columns measured again
+    another way, printed under the table so a run shows both."""
+    before = collect_mode()
+    set_collect(mode)
+    try:
+        rows = []
+        for name in names:
+            fns = {
+                "ours_dbg": tileir_path(name, version, True),
+                "ct_warm": twins.exporter(name, version, cold=False),
+            }
+            best = race(fns, repeats=repeats)
+            rows.append((name, best["ours_dbg"], best["ct_warm"]))
+        return rows
+    finally:
+        set_collect(before)
+
+
+def other_collect_line(rows: list, mode: str) -> str:
+    """One line: the goal's geomean and slowest kernel from :func:`other_collect_ratios`."""
+    ratio = geomean(warm / dbg for _, dbg, warm in rows)
+    worst = min(rows, key=lambda r: r[2] / r[1])
+    return (
+        f"with {_COLLECTION[mode]} instead: cached/dbg {ratio:.1f}x geomean "
+        f"(tileir+dbg {fmt_seconds(geomean(r[1] for r in rows))}), slowest {worst[0]} "
+        f"{worst[2] / worst[1]:.1f}x"
+    )
+
+
 def report(
     rows: list,
     version: str,
@@ -342,6 +373,12 @@ def main(argv=None) -> int:
         help="a full garbage collection before each timed call (each: the default), one of "
         "what the calls left only (young), or none",
     )
+    parser.add_argument(
+        "--one-mode",
+        action="store_true",
+        help="leave out the line that measures the goal's columns again under the other "
+        "collection (each <-> young)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile tileir's path")
     parser.add_argument("--profile-calls", type=int, default=20)
     parser.add_argument("--top", type=int, default=25)
@@ -352,6 +389,10 @@ def main(argv=None) -> int:
     twins, why = cutile_twins()
     rows = measure(args.kernels, args.version, args.repeats, twins)
     print(report(rows, args.version, args.repeats, why, args.gc, args.clock))
+    other = {"young": "each", "each": "young"}.get(args.collect)
+    if twins is not None and other is not None and not args.one_mode:
+        extra = other_collect_ratios(args.kernels, args.version, args.repeats, twins, other)
+        print(other_collect_line(extra, other))
     if args.profile:
         print()
         print(profile(args.kernels, args.version, args.profile_calls, args.top))

@@ -10,6 +10,7 @@ to end with one repetition.  Nothing here asserts a time.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -76,6 +77,15 @@ def test_record_encode_main_prints_the_table(capsys):
     assert record_encode.main(["--repeats", "1", "--kernels", "vadd", "softmax"]) == 0
     out = capsys.readouterr().out
     assert "cold/dbg" in out and "vadd" in out and "softmax" in out and "geomean" in out
+    if record_encode.cutile_twins()[0] is not None:  # the goal's columns under the other mode
+        assert re.search(r"instead: cached/dbg [0-9.]+x geomean .*slowest (vadd|softmax)", out)
+
+
+def test_other_collect_line_names_the_slowest_kernel_and_its_ratio():
+    rows = [("vadd", 1e-4, 2e-3), ("softmax", 2e-4, 2e-3)]
+    line = record_encode.other_collect_line(rows, "each")
+    assert "cached/dbg 14.1x geomean" in line and "slowest softmax 10.0x" in line
+    assert "a full collection before each" in line
 
 
 @pytest.mark.slow
@@ -278,3 +288,16 @@ def test_collect_young_freezes_the_warm_heap_and_still_collects_before_each_call
     assert events[:4] == ["a", "b", "collect", "freeze"]
     assert events[4:-1] == ["collect", "a", "collect", "b", "collect", "b", "collect", "a"]
     assert events[-1] == "unfreeze"
+
+
+# ----------------------------------------------------------------------------- cache_state
+
+
+def test_cache_state_times_both_sides_after_every_condition(capsys):
+    from bench import cache_state
+
+    assert cache_state.main(["--repeats", "1", "--streams", "1"]) == 0
+    out = capsys.readouterr().out
+    for condition in ("nothing (warm)", "a stream over 1 MiB", "a full collection"):
+        assert condition in out
+    assert "long-lived heap frozen" in out
