@@ -191,9 +191,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     # -- plumbing ----------------------------------------------------------------------
     def fresh(self, ttype: Type) -> Value:
-        v = Value(self.next_id, ttype)
-        self.next_id += 1
-        return v
+        n = self.next_id
+        self.next_id = n + 1
+        return trusted_value(n, ttype)
 
     def emit(
         self,
