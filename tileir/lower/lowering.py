@@ -239,7 +239,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
     # enclosing block); each block keeps an undo list of what it bound over, restored when it
-    # closes, and a map (``local``) of what is shared only within it (bind_local).
+    # closes, and a map (``local``) of what is shared only within it (bind_local).  A value an
+    # instruction made (a ``var`` tile) is bound under its bare id, an int (hashed in C, no
+    # tuple made); every other key is a Tile or a tuple.
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
             return self.local.get(key)
@@ -267,13 +269,15 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def close_block(self) -> tuple[Op, ...]:
         undo, _ = self.scopes.pop()
         env = self.env
-        for key, old in reversed(undo):
-            if old is None:
-                del env[key]
-            else:
-                env[key] = old
         if self.scopes:
+            for key, old in reversed(undo):
+                if old is None:
+                    del env[key]
+                else:
+                    env[key] = old
             self.undo, self.local = self.scopes[-1]
+        else:  # the function's own block: nothing is bound outside it (no key to hash again)
+            env.clear()
         ops = self.blocks.pop()
         self.ops = self.blocks[-1] if self.blocks else []
         return tuple(ops)
@@ -282,7 +286,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def value(self, t: Tile) -> Value:
         # hot (every operand of every op)
         op = t.op
-        key = ("var", t.attrs["id"]) if op == "var" else t
+        key = t.attrs["id"] if op == "var" else t
         found = self.env.get(key)
         if found is not None:
             return found
@@ -300,7 +304,18 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        v = self._emit_tile(t) if op in _RECORDER_OPS else self._emit_plain(t)
+        if op in _RECORDER_OPS:
+            v = self._emit_tile(t)
+        else:  # a dialect op, emitted as it is (_emit_plain inlined: every pure tile)
+            operands = tuple(map(self.value, t.args))  # (map: no comprehension frame)
+            attrs = t.attrs
+            if attrs is not EMPTY_ATTRS:
+                attrs = _tile_op_attrs(op, attrs)
+            n = self.next_id
+            self.next_id = n + 1
+            made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
+            self.ops.append(made)
+            v = made.results[0]
         # (unbound until now in every open block: nothing to restore when this one closes)
         self.undo.append((key, None))
         self.env[key] = v
@@ -335,7 +350,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
-        """A tile of a dialect op, emitted as it is (every pure tile: ``emit1`` inlined)."""
+        """A tile of a dialect op, emitted as it is (``emit1`` inlined; ``value`` has its own
+        copy for the pure tiles)."""
         operands = tuple(map(self.value, t.args))  # (map: no comprehension frame per tile)
         attrs = t.attrs
         if attrs is not EMPTY_ATTRS:
@@ -433,8 +449,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             init.append(self.token)
         iv = self.fresh(_I32_SCALAR)
         args = [self.fresh(v.type) for v in init]
-        bindings: dict[Hashable, Value] = {("var", ins.iv): iv}
-        bindings.update({("var", c): a for c, a in zip(ins.carried, args)})
+        bindings: dict[Hashable, Value] = {ins.iv: iv}
+        bindings.update(zip(ins.carried, args))
         outer_token = self.token
 
         def tail() -> None:
@@ -454,7 +470,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         )
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
-            self.bind(("var", r), v)
+            self.bind(r, v)
 
     def _loop(self, ins: Loop) -> None:
         init = [self.value(t) for t in ins.init]
@@ -462,14 +478,14 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         if carry_token:
             init.append(self.token)
         args = [self.fresh(v.type) for v in init]
-        bindings: dict[Hashable, Value] = {("var", c): a for c, a in zip(ins.carried, args)}
+        bindings: dict[Hashable, Value] = dict(zip(ins.carried, args))
         outer_token = self.token
         region = self._loop_region(args, bindings, ins.body, carry_token, lambda: None)
         types = list(ins.result_types) + ([TOKEN] if carry_token else [])
         results = self.emit("loop", init, types, {}, [region], loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
-            self.bind(("var", r), v)
+            self.bind(r, v)
 
     def _exit(self, ins: Exit) -> None:
         values = [self.value(t) for t in ins.values]
@@ -501,7 +517,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         results = self.emit("if", [cond], types, {}, regions, loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
-            self.bind(("var", r), v)
+            self.bind(r, v)
 
     def _assert(self, ins: Assert) -> None:
         self.emit("assert", [self.value(ins.cond)], (), {"message": ins.message}, loc=ins.loc)

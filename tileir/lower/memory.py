@@ -75,7 +75,7 @@ class MemoryInstrs(Walk):
             loc=ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), tile)
+        self.bind(ins.result, tile)
 
     def _store(self, ins: Store) -> None:
         value = self.value(ins.value)
@@ -107,7 +107,7 @@ class MemoryInstrs(Walk):
             loc=ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), tile)
+        self.bind(ins.result, tile)
 
     def _storeptr(self, ins: StorePtr) -> None:
         self.guard(ins)
@@ -137,7 +137,7 @@ class MemoryInstrs(Walk):
             loc=ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), old)
+        self.bind(ins.result, old)
 
     def _atomiccas(self, ins: AtomicCas) -> None:
         self.guard(ins)
@@ -153,7 +153,7 @@ class MemoryInstrs(Walk):
             loc=ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), old)
+        self.bind(ins.result, old)
 
     def _atomiccell(self, ins: AtomicCell) -> None:
         value = self.value(ins.value)
@@ -194,7 +194,7 @@ class MemoryInstrs(Walk):
                 segments=(1, len(index), 1),
                 loc=ins.loc,
             )
-            self.bind(("var", ins.result), tile)
+            self.bind(ins.result, tile)
             return
         value = self.value(ins.value)
         (self.token,) = self.emit(
@@ -215,7 +215,7 @@ class MemoryInstrs(Walk):
             {"num_elem": ins.count, "alignment": ins.alignment, "global_": ins.global_},
             loc=ins.loc,
         )
-        self.bind(("var", ins.result), ptr)
+        self.bind(ins.result, ptr)
 
     def _tokenstep(self, ins: TokenStep) -> None:
         (self.token,) = self.emit(ins.op, [self.token], [TOKEN], loc=ins.loc)
