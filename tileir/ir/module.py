@@ -56,6 +56,7 @@ __all__ = [
     "clean_attrs",
     "trusted_op",
     "trusted_op1",
+    "trusted_op_n",
     "trusted_value",
     "AttrMap",
     "walk",
@@ -383,6 +384,39 @@ def trusted_op1(
     op.attrs = attrs
     op.regions = ()
     op.segments = None
+    op.loc = loc
+    op._attrs_cached_hash = None
+    op.__class__ = Op
+    return op
+
+
+def trusted_op_n(
+    name: str,
+    operands: tuple[Value, ...],
+    first_id: int,
+    result_types: Iterable[Type],
+    attrs: AttrMap,
+    regions: tuple[Block, ...],
+    segments: Optional[tuple[int, ...]],
+    loc: Optional[Loc],
+) -> Op:
+    """``trusted_op`` with its results made in the same call: ``Value(first_id + i, t)`` for
+    the ``i``-th type ``t`` of ``result_types``."""
+    results = []
+    for t in result_types:
+        v: Any = _ValueDraft()
+        v.id = first_id
+        v.type = t
+        v.__class__ = Value
+        results.append(v)
+        first_id += 1
+    op: Any = _OpDraft()
+    op.name = name
+    op.operands = operands
+    op.results = tuple(results)
+    op.attrs = attrs
+    op.regions = regions
+    op.segments = segments
     op.loc = loc
     op._attrs_cached_hash = None
     op.__class__ = Op

@@ -46,8 +46,8 @@ from tileir.ir.module import (
     Value,
     clean_attrs,
     freeze_attrs,
-    trusted_op,
     trusted_op1,
+    trusted_op_n,
     trusted_value,
 )
 from tileir.ir.numerics import scalar_bits
@@ -94,6 +94,8 @@ _RECORDER_OPS = frozenset(
 )
 #: a rank-0 i32 tile's type, made once (block ids, loop counters: every kernel has some)
 _I32_SCALAR = TileType((), I32)
+#: the types of the three block ids
+_I32_SCALARS = (_I32_SCALAR,) * 3
 _COMBINERS = {
     ("max", True): "maxf",
     ("min", True): "minf",
@@ -206,25 +208,38 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         loc: Optional[Loc] = None,
     ) -> tuple[Value, ...]:
         n = self.next_id
-        results: tuple[Value, ...]
-        if len(result_types) == 1:
-            results = (trusted_value(n, result_types[0]),)
-            self.next_id = n + 1
-        else:
-            results = tuple([trusted_value(n + i, t) for i, t in enumerate(result_types)])
-            self.next_id = n + len(results)
-        self.ops.append(
-            trusted_op(
-                name,
-                operands if type(operands) is tuple else tuple(operands),
-                results,
-                _op_attrs(name, attrs),
-                regions if type(regions) is tuple else tuple(regions),
-                segments if segments is None or type(segments) is tuple else tuple(segments),
-                loc,
-            )
+        op = trusted_op_n(
+            name,
+            operands if type(operands) is tuple else tuple(operands),
+            n,
+            result_types,
+            _op_attrs(name, attrs),
+            regions if type(regions) is tuple else tuple(regions),
+            segments if segments is None or type(segments) is tuple else tuple(segments),
+            loc,
         )
+        results = op.results
+        self.next_id = n + len(results)
+        self.ops.append(op)
         return results
+
+    def emit_exact(
+        self,
+        name: str,
+        operands: tuple[Value, ...],
+        result_types: tuple[Type, ...],
+        attrs: AttrMap,
+        segments: Optional[tuple[int, ...]],
+        loc: Optional[Loc],
+    ) -> tuple[Value, ...]:
+        """``emit`` of an op without regions whose operands, result types and segments are
+        tuples and whose attributes are already as the op keeps them (the memory ops and the
+        views: no argument is converted or checked again)."""
+        n = self.next_id
+        op = trusted_op_n(name, operands, n, result_types, attrs, (), segments, loc)
+        self.next_id = n + len(result_types)
+        self.ops.append(op)
+        return op.results
 
     def emit1(
         self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
@@ -537,11 +552,14 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def function(self) -> Function:
         prog = self.program
         self.open_block({})
-        (self.token,) = self.emit("make_token", (), [TOKEN], loc=prog.loc)
-        self.block_ids = self.emit("get_tile_block_id", (), [_I32_SCALAR] * 3, loc=prog.loc)
+        loc = prog.loc
+        (self.token,) = self.emit_exact("make_token", (), (TOKEN,), EMPTY_ATTRS, None, loc)
+        self.block_ids = self.emit_exact(
+            "get_tile_block_id", (), _I32_SCALARS, EMPTY_ATTRS, None, loc
+        )
         for ins in prog.body:
             self.instr(ins)
-        self.emit("return", (), loc=prog.loc)
+        self.emit_exact("return", (), (), EMPTY_ATTRS, None, loc)
         body = Block((), self.close_block())
         return Function(prog.name, self.params, body, prog.hints, prog.loc)
 

@@ -56,6 +56,10 @@ def _access_attrs(op: str, access: Access) -> AttrMap:
     return attrs
 
 
+#: the result types of an op that makes only the next token
+_TOKEN_ONLY = (TOKEN,)
+
+
 class MemoryInstrs(Walk):
     """The memory instructions of the lowering (mixed into it)."""
 
@@ -65,14 +69,14 @@ class MemoryInstrs(Walk):
     def _load(self, ins: Load) -> None:
         # a load promised in bounds reads no padding, and tileiras refuses a padded view there
         pv = self.any_view(ins.param, ins.view, ins.loc, padded=not any(ins.access.inbounds))
-        index = self._index(ins.index)
-        tile, tok = self.emit(
+        index = tuple(map(self.value, ins.index))
+        tile, tok = self.emit_exact(
             "load_view_tko",
-            [pv, *index, self.token],
-            [ins.type, TOKEN],
+            (pv, *index, self.token),
+            (ins.type, TOKEN),
             _access_attrs("load_view_tko", ins.access),
-            segments=(1, len(index), 1),
-            loc=ins.loc,
+            (1, len(index), 1),
+            ins.loc,
         )
         self.token = tok
         self.bind(ins.result, tile)
@@ -80,14 +84,14 @@ class MemoryInstrs(Walk):
     def _store(self, ins: Store) -> None:
         value = self.value(ins.value)
         pv = self.any_view(ins.param, ins.view, ins.loc)
-        index = self._index(ins.index)
-        (self.token,) = self.emit(
+        index = tuple(map(self.value, ins.index))
+        (self.token,) = self.emit_exact(
             "store_view_tko",
-            [value, pv, *index, self.token],
-            [TOKEN],
+            (value, pv, *index, self.token),
+            _TOKEN_ONLY,
             _access_attrs("store_view_tko", ins.access),
-            segments=(1, 1, len(index), 1),
-            loc=ins.loc,
+            (1, 1, len(index), 1),
+            ins.loc,
         )
 
     def _masked(self, mask: Optional[Tile]) -> list[Value]:
@@ -98,13 +102,13 @@ class MemoryInstrs(Walk):
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
         pad = [self.value(ins.padding)] if ins.padding is not None else []
-        tile, tok = self.emit(
+        tile, tok = self.emit_exact(
             "load_ptr_tko",
-            [ptrs, *extra, *pad, self.token],
-            [ins.type, TOKEN],
+            (ptrs, *extra, *pad, self.token),
+            (ins.type, TOKEN),
             _access_attrs("load_ptr_tko", ins.access),
-            segments=(1, len(extra), len(pad), 1),
-            loc=ins.loc,
+            (1, len(extra), len(pad), 1),
+            ins.loc,
         )
         self.token = tok
         self.bind(ins.result, tile)
@@ -114,13 +118,13 @@ class MemoryInstrs(Walk):
         value = self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
-        (self.token,) = self.emit(
+        (self.token,) = self.emit_exact(
             "store_ptr_tko",
-            [ptrs, value, *extra, self.token],
-            [TOKEN],
+            (ptrs, value, *extra, self.token),
+            _TOKEN_ONLY,
             _access_attrs("store_ptr_tko", ins.access),
-            segments=(1, 1, len(extra), 1),
-            loc=ins.loc,
+            (1, 1, len(extra), 1),
+            ins.loc,
         )
 
     def _atomic(self, ins: Atomic) -> None:
