@@ -56,7 +56,6 @@ from tileir.lower.addressing import Addressing
 from tileir.lower.guards import GuardedAccess, guarded_params
 from tileir.lower.memory import MEMORY_LOWER_RULES, MemoryInstrs
 from tileir.record.convention import dyn_extents, entry_param_types
-from tileir.record.markers import Param
 from tileir.record.program import (
     INSTRUCTIONS,
     MEMORY_INSTRS,
@@ -141,21 +140,58 @@ _TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
 )
 
 
-def _entry(
-    params: tuple[Param, ...], guarded: tuple[int, ...]
-) -> tuple[tuple[tuple[int, int], ...], tuple[TileType, ...]]:
-    """The entry's DYN_DIM extents and parameter types (a memo of the convention's pure
-    functions: a kernel traced again has the same parameters)."""
-    key = (params, guarded)
-    found = _ENTRIES.get(key)
-    if found is None:
-        found = remember(
-            _ENTRIES, key, (dyn_extents(params), entry_param_types(params, guarded)), 1024
-        )
-    return found
+def _entry(program: Program) -> _Entry:
+    """The entry of ``program``: its parameters as Values ``0 .. P-1`` (the convention's
+    types), the DYN_DIM extent -> parameter map and the guarded parameter -> count position
+    map.  A memo keyed by the program (by identity, the entry keeping it alive: a kernel
+    lowered again asks again); the Values are immutable, so every lowering of the program
+    shares them, and the maps are only read."""
+    found = _ENTRIES.get(id(program))
+    if found is not None and found[0] is program:
+        return found
+    params = program.params
+    guarded = guarded_params(program)
+    extents = dyn_extents(params)
+    types = entry_param_types(params, guarded)
+    values = tuple(trusted_value(i, t) for i, t in enumerate(types))
+    n = len(params)
+    extent_values = {key: values[n + i] for i, key in enumerate(extents)}
+    first_count = n + len(extents)
+    count_index = {p: first_count + i for i, p in enumerate(guarded)}
+    return remember(_ENTRIES, id(program), (program, values, extent_values, count_index), 1024)
 
 
-_ENTRIES: dict[tuple, tuple] = memo_table("lower.lowering: entry parameters")
+#: (the program, its entry's parameters, DYN_DIM extent -> parameter, guarded parameter ->
+#: the entry position of its count)
+_Entry = tuple[Program, tuple[Value, ...], dict[tuple[int, int], Value], dict[int, int]]
+_ENTRIES: dict[int, _Entry] = memo_table("lower.lowering: entry parameters")
+
+
+def _named_reduction(attrs: AttrMap, fmt: Format) -> tuple[TileType, str, AttrMap, AttrMap]:
+    """A named reduction (a reduce tile's ``attrs``, over ``fmt``) as its parts: the scalar
+    type of its combiner's arguments, the combiner op and its attributes, and the reduce's
+    own attributes (the identity as bits).  Memoized by the map's and the format's identity
+    (tiles share their maps, see ``freeze_attrs``; the entry keeps both alive)."""
+    key = (id(attrs), id(fmt))
+    hit = _NAMED_REDUCTIONS.get(key)
+    if hit is not None and hit[0] is attrs and hit[1] is fmt:
+        return hit[2]
+    combiner = _COMBINERS[(attrs["combiner"], fmt.is_float)]
+    signed = {"signedness": "signed"} if combiner in ("maxi", "mini") else None
+    identity = ScalarAttr(fmt, scalar_bits(fmt, attrs["identity"]))
+    parts = (
+        TileType((), fmt),
+        combiner,
+        _op_attrs(combiner, signed),
+        _op_attrs("reduce", {"dim": attrs["dim"], "identities": (identity,)}),
+    )
+    remember(_NAMED_REDUCTIONS, key, (attrs, fmt, parts))
+    return parts
+
+
+_NAMED_REDUCTIONS: dict[tuple[int, int], tuple[AttrMap, Format, tuple]] = memo_table(
+    "lower.lowering: a named reduction's parts"
+)
 
 
 def _touches_memory(body: Iterable[Instr]) -> bool:
@@ -181,13 +217,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
-        guarded = guarded_params(program)
-        extents, types = _entry(program.params, guarded)
-        self.params = tuple(self.fresh(t) for t in types)
-        n = len(program.params)
-        self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
-        first_count = n + len(extents)
-        self.count_index = {p: first_count + i for i, p in enumerate(guarded)}
+        _, self.params, self.extent_values, self.count_index = _entry(program)
+        self.next_id = len(self.params)
         self.scratch: dict[int, int] = {}
         self.block_ids: tuple[Value, ...] = ()
 
@@ -389,27 +420,17 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     def _emit_reduce(self, t: Tile) -> Value:
         (src,) = t.args
-        attrs = t.attrs
         operand = self.value(src)
         fmt = src.format
         assert isinstance(fmt, Format)  # the recorder reduces numbers only
-        scalar = TileType((), fmt)
-        combiner = _COMBINERS[(attrs["combiner"], fmt.is_float)]
+        scalar, combiner, combiner_attrs, reduce_attrs = _named_reduction(t.attrs, fmt)
         a, b = self.fresh(scalar), self.fresh(scalar)
+        loc = t.loc
         self.open_block({})
-        signed = {"signedness": "signed"} if combiner in ("maxi", "mini") else {}
-        (c,) = self.emit(combiner, (a, b), [scalar], signed, loc=t.loc)
-        self.emit("yield", (c,), loc=t.loc)
+        (c,) = self.emit_exact(combiner, (a, b), (scalar,), combiner_attrs, None, loc)
+        self.emit_exact("yield", (c,), (), EMPTY_ATTRS, None, loc)
         region = Block((a, b), self.close_block())
-        identity = ScalarAttr(fmt, scalar_bits(fmt, attrs["identity"]))
-        (result,) = self.emit(
-            "reduce",
-            (operand,),
-            [t.type],
-            {"dim": attrs["dim"], "identities": (identity,)},
-            [region],
-            loc=t.loc,
-        )
+        (result,) = self.emit("reduce", (operand,), (t.type,), reduce_attrs, (region,), loc=loc)
         return result
 
     def _emit_region(self, t: Tile) -> Value:
@@ -427,7 +448,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             types = [TileType(a.shape[:d] + a.shape[d + 1 :], a.format) for a in t.args]
         else:
             types = [a.type for a in t.args]
-        attrs = {k: v for k, v in t.attrs.items() if k not in _RECORDER_ATTRS}
+        # (the op's attributes made once per map: its identities make a map freeze_attrs
+        # cannot share, which the lowering would otherwise make again on every call)
+        attrs = _tile_op_attrs(t.op, t.attrs)
         results = self.emit(t.op, operands, types, attrs, [block], loc=t.loc)
         self.bind(("results", t), results)
         return results[0]
