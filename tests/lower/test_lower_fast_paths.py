@@ -1,0 +1,84 @@
+"""The lowering's fast paths give what its general paths give.
+
+* ``emit_exact`` makes the op ``emit`` makes from the same fields;
+* a static tensor view's memoized type is the type the general (DYN_DIM-capable) path
+  works out from the strides, and a partition view's memoized type the one made directly;
+* a named reduction's memoized parts keep 0.0 and -0.0 identities apart (the memo is keyed
+  by the attribute map, which freeze_attrs never shares between the two);
+* a Program lowered again (its entry, guards and views found in the identity memos) gives
+  the Module, locations included, that it gives with every memo cold.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tileir.ir.memo import clear_memos
+from tileir.ir.module import Module, clean_attrs, freeze_attrs, walk
+from tileir.kernels import registry
+from tileir.lower import addressing
+from tileir.lower.lowering import _Lowering, _named_reduction, lower
+from tileir.types import F32, TOKEN, PartitionViewType
+
+_FIELDS = ("name", "operands", "results", "attrs", "regions", "segments", "loc")
+
+
+def _walk_of(name: str) -> _Lowering:
+    walk = _Lowering(registry.get(name).build().program)
+    walk.open_block({})
+    return walk
+
+
+def test_emit_exact_makes_the_op_emit_makes():
+    fast, slow = _walk_of("vadd"), _walk_of("vadd")
+    attrs = clean_attrs("assert", freeze_attrs({"message": "m"}))
+    p = fast.params[0]
+    a = fast.emit_exact("load_ptr_tko", (p, p), (p.type, TOKEN), attrs, (1, 0, 0, 1), None)
+    b = slow.emit("load_ptr_tko", [p, p], [p.type, TOKEN], {"message": "m"}, segments=[1, 0, 0, 1])
+    assert a == b and fast.next_id == slow.next_id
+    for f in _FIELDS:
+        assert getattr(fast.ops[-1], f) == getattr(slow.ops[-1], f), f
+
+
+@pytest.mark.parametrize("name", ["vadd", "transpose", "matmul", "flash_attn"])
+def test_a_static_tensor_view_type_is_the_general_paths(name):
+    walk = _walk_of(name)
+    for index, p in enumerate(walk.program.params):
+        if p.cells is None:
+            continue
+        base = walk.params[index]
+        general = walk._dynamic_tensor_view(index, p, base, p.cells, None)
+        assert addressing._static_tensor_view_type(p, p.cells) == general.type
+        tv = general.type
+        for padded in (True, False):
+            direct = PartitionViewType(
+                p.cells.tile, tv, tuple(range(len(p.cells.tile))), p.cells.pad if padded else None
+            )
+            assert addressing._partition_view_type(p.cells, tv, padded) == direct
+
+
+def test_named_reductions_keep_signed_zero_identities_apart():
+    pos = freeze_attrs({"combiner": "sum", "identity": 0.0, "dim": 0})
+    neg = freeze_attrs({"combiner": "sum", "identity": -0.0, "dim": 0})
+    assert pos is not neg
+    bits = {_named_reduction(m, F32)[3]["identities"][0].bits for m in (pos, neg, pos, neg)}
+    assert len(bits) == 2
+
+
+def _module_with_locs(m: Module) -> list:
+    return [(op, op.loc) for op in walk(m.functions[0].body)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["vadd", "softmax", "transpose", "histogram", "flash_attn", "cumsum_rows_f32_rev"]
+    + ["dyn_div_by_length", "dyn_cells_blocks"],
+)
+def test_a_program_lowered_again_is_the_one_lowered_cold(name):
+    program = registry.get(name).build().program
+    clear_memos()
+    cold = lower(program)
+    warm = lower(program)
+    again = lower(program)
+    assert cold == warm == again
+    assert _module_with_locs(cold) == _module_with_locs(warm) == _module_with_locs(again)
