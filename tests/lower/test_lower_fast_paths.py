@@ -5,20 +5,25 @@
   works out from the strides, and a partition view's memoized type the one made directly;
 * a named reduction's memoized parts keep 0.0 and -0.0 identities apart (the memo is keyed
   by the attribute map, which freeze_attrs never shares between the two);
-* a Program lowered again (its entry, guards and views found in the identity memos) gives
-  the Module, locations included, that it gives with every memo cold.
+* a static tensor view's memo is keyed by every value its type reads (format, extent,
+  pointer attribute): parameters that differ in one of them get their own types;
+* a kernel recorded anew and lowered with every memo warm (its entry, views and attribute
+  maps found there by value) gives the Module, locations included, that it gives with every
+  memo cold.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from tileir import DYN_DIM, In, cells
 from tileir.ir.memo import clear_memos
 from tileir.ir.module import Module, clean_attrs, freeze_attrs, walk
 from tileir.kernels import registry
 from tileir.lower import addressing
 from tileir.lower.lowering import _Lowering, _named_reduction, lower
-from tileir.types import F32, TOKEN, PartitionViewType
+from tileir.record.convention import trace_params
+from tileir.types import F16, F32, TOKEN, PartitionViewType
 
 _FIELDS = ("name", "operands", "results", "attrs", "regions", "segments", "loc")
 
@@ -65,6 +70,26 @@ def test_named_reductions_keep_signed_zero_identities_apart():
     assert len(bits) == 2
 
 
+def test_a_static_tensor_view_type_is_keyed_by_every_value_it_reads():
+    grid = cells([256, 64], [32, 64])
+    params = trace_params(
+        In(F32, grid),
+        In(F16, grid),
+        In(F32, grid, ptr_attr="none"),
+        In(F32, cells([64, 256], [32, 64])),
+        In(F32, cells([DYN_DIM, 64], [32, 64])),
+    )
+    clear_memos()
+    made = [addressing._static_tensor_view_type(p, p.cells) for p in params]
+    assert made[-1] is None  # a DYN_DIM extent: the general path's
+    assert len(set(made[:-1])) == 4
+    walk = _walk_of("vadd")
+    for p, tv in zip(params[:-1], made):
+        # (static extents: the general path reads the parameter's marker, not its index)
+        general = walk._dynamic_tensor_view(0, p, walk.params[0], p.cells, None)
+        assert tv == general.type
+
+
 def _module_with_locs(m: Module) -> list:
     return [(op, op.loc) for op in walk(m.functions[0].body)]
 
@@ -74,11 +99,11 @@ def _module_with_locs(m: Module) -> list:
     ["vadd", "softmax", "transpose", "histogram", "flash_attn", "cumsum_rows_f32_rev"]
     + ["dyn_div_by_length", "dyn_cells_blocks"],
 )
-def test_a_program_lowered_again_is_the_one_lowered_cold(name):
-    program = registry.get(name).build().program
+def test_a_kernel_recorded_anew_lowers_warm_as_it_lowers_cold(name):
+    spec = registry.get(name)
     clear_memos()
-    cold = lower(program)
-    warm = lower(program)
-    again = lower(program)
+    cold = lower(spec.build().program)
+    warm = lower(spec.build().program)
+    again = lower(spec.build().program)
     assert cold == warm == again
     assert _module_with_locs(cold) == _module_with_locs(warm) == _module_with_locs(again)

@@ -61,10 +61,10 @@ def _view_type(cls: type[_T], *fields: object) -> _T:
     return found
 
 
-# (id(param), id(cells)) -> (the param, the cells, its tensor view type or None): a memo of
-# _static_tensor_view_type keyed by identity, whose entry keeps both alive (their ids stay
-# their own); a kernel's accesses name the same few (parameter, cells) pairs each time
-_STATIC_VIEWS: dict[tuple[int, int], tuple[Param, Cells, Optional[TensorViewType]]] = memo_table(
+# (element format, extent, pointer attribute) -> the static tensor view type, or None when an
+# extent is DYN_DIM: a memo of _static_tensor_view_type (a pure function of those values; a
+# kernel recorded again asks for the same few)
+_STATIC_VIEWS: dict[tuple, Optional[TensorViewType]] = memo_table(
     "lower.addressing: static tensor view types"
 )
 
@@ -72,10 +72,11 @@ _STATIC_VIEWS: dict[tuple[int, int], tuple[Param, Cells, Optional[TensorViewType
 def _static_tensor_view_type(p: Param, cells: Cells) -> Optional[TensorViewType]:
     """The type of parameter ``p``'s buffer viewed as ``cells`` when every extent is a number
     (row-major strides, all known); None when one is DYN_DIM (the kernel computes those)."""
-    key = (id(p), id(cells))
-    hit = _STATIC_VIEWS.get(key)
-    if hit is not None and hit[0] is p and hit[1] is cells:
-        return hit[2]
+    key = (p.format, cells.extent, p.marker.ptr_attr)
+    try:
+        return _STATIC_VIEWS[key]
+    except KeyError:
+        pass
     made: Optional[TensorViewType] = None
     sizes = [e for e in cells.extent if isinstance(e, int)]
     if len(sizes) == len(cells.extent):
@@ -87,33 +88,16 @@ def _static_tensor_view_type(p: Param, cells: Cells) -> Optional[TensorViewType]
         made = _view_type(
             TensorViewType, p.format, tuple(sizes), tuple(reversed(strides)), p.marker.ptr_attr
         )
-    remember(_STATIC_VIEWS, key, (p, cells, made))
-    return made
-
-
-# (id(cells), id(tensor view type), padded) -> (the cells, the type, the partition view type):
-# a memo of _partition_view_type, keyed by identity as _STATIC_VIEWS is
-_PARTITION_VIEWS: dict[tuple[int, int, bool], tuple[Cells, TensorViewType, PartitionViewType]] = (
-    memo_table("lower.addressing: partition view types")
-)
+    return remember(_STATIC_VIEWS, key, made)
 
 
 def _partition_view_type(cells: Cells, tv: TensorViewType, padded: bool) -> PartitionViewType:
     """The type of the partition view of tensor view type ``tv`` in ``cells``' tiles (with its
     padding value when ``padded``)."""
-    key = (id(cells), id(tv), padded)
-    hit = _PARTITION_VIEWS.get(key)
-    if hit is not None and hit[0] is cells and hit[1] is tv:
-        return hit[2]
-    made = _view_type(
-        PartitionViewType,
-        cells.tile,
-        tv,
-        tuple(range(len(cells.tile))),
-        cells.pad if padded else None,
+    tile = cells.tile
+    return _view_type(
+        PartitionViewType, tile, tv, tuple(range(len(tile))), cells.pad if padded else None
     )
-    remember(_PARTITION_VIEWS, key, (cells, tv, made))
-    return made
 
 
 def _i32(n: int) -> Tile:

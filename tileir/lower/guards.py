@@ -269,39 +269,17 @@ class GuardedAccess(Walk):
         """Emit the bounds check and ``assert`` for pointer-path instruction ``ins``."""
         if not self.program.checked:
             return
-        ok, attrs, ptrs = self._guard_plan(ins)
+        ok, attrs, ptrs = self._plan_guard(ins)
         loc = ins.loc
         if ptrs is not None:
             # the very pointers the access uses (one offset op, not two)
             self.bind(ptrs, self.pointers(ins.param, ins.offsets, loc))
         self.emit_exact("assert", (self.value(ok),), (), attrs, None, loc)
 
-    def _guard_plan(self, ins: PointerInstr) -> _GuardPlan:
-        """:meth:`_plan_guard`, memoized: a function of the instruction, the program's name and
-        parameters, the count parameters and the scratch buffers known so far, keyed by all of
-        them (the instruction and the parameters by identity, their entry keeping them alive:
-        a kernel lowered again asks for the same plans)."""
-        program = self.program
-        params = program.params
-        key = (
-            id(ins),
-            id(params),
-            program.name,
-            tuple(self.count_index.items()),
-            tuple(self.scratch.items()),
-        )
-        hit = _GUARD_PLANS.get(key)
-        if hit is not None and hit[0] is ins and hit[1] is params:
-            return hit[2]
-        plan = self._plan_guard(ins)
-        remember(_GUARD_PLANS, key, (ins, params, plan), 1024)
-        return plan
-
     def _plan_guard(self, ins: PointerInstr) -> _GuardPlan:
         """The guard of ``ins`` as tiles: the lanes that are inside (``ok``), the ``assert``'s
         attributes, and the tile of the pointers the access uses when the guard must bind
-        them to the access's own (None for a parameter's offsets).  Reads only what
-        :meth:`_guard_plan` keys it by."""
+        them to the access's own (None for a parameter's offsets)."""
         op = OP_NAMES[type(ins)]
         loc = ins.loc
         where = str(loc) if loc else ""
@@ -357,9 +335,6 @@ class GuardedAccess(Walk):
 
 #: a guard as tiles: the lanes inside, the assert's attributes, the pointers to bind (or None)
 _GuardPlan = tuple[Tile, AttrMap, Optional[Tile]]
-_GUARD_PLANS: dict[tuple, tuple[PointerInstr, tuple, _GuardPlan]] = memo_table(
-    "lower.guards: a pointer access's guard"
-)
 
 
 def _file_name(path: str) -> str:

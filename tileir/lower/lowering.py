@@ -56,6 +56,7 @@ from tileir.lower.addressing import Addressing
 from tileir.lower.guards import GuardedAccess, guarded_params
 from tileir.lower.memory import MEMORY_LOWER_RULES, MemoryInstrs
 from tileir.record.convention import dyn_extents, entry_param_types
+from tileir.record.markers import Param
 from tileir.record.program import (
     INSTRUCTIONS,
     MEMORY_INSTRS,
@@ -140,17 +141,16 @@ _TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
 )
 
 
-def _entry(program: Program) -> _Entry:
-    """The entry of ``program``: its parameters as Values ``0 .. P-1`` (the convention's
-    types), the DYN_DIM extent -> parameter map and the guarded parameter -> count position
-    map.  A memo keyed by the program (by identity, the entry keeping it alive: a kernel
-    lowered again asks again); the Values are immutable, so every lowering of the program
-    shares them, and the maps are only read."""
-    found = _ENTRIES.get(id(program))
-    if found is not None and found[0] is program:
+def _entry(params: tuple[Param, ...], guarded: tuple[int, ...]) -> _Entry:
+    """The entry of a program of ``params`` whose pointer path reaches ``guarded``: its
+    parameters as Values ``0 .. P-1`` (the convention's types), the DYN_DIM extent ->
+    parameter map and the guarded parameter -> count position map.  A memo keyed by those
+    values (a kernel recorded again has equal parameters); the Values are immutable, so every
+    lowering of such a program shares them, and the maps are only read."""
+    key = (params, guarded)
+    found = _ENTRIES.get(key)
+    if found is not None:
         return found
-    params = program.params
-    guarded = guarded_params(program)
     extents = dyn_extents(params)
     types = entry_param_types(params, guarded)
     values = tuple(trusted_value(i, t) for i, t in enumerate(types))
@@ -158,13 +158,13 @@ def _entry(program: Program) -> _Entry:
     extent_values = {key: values[n + i] for i, key in enumerate(extents)}
     first_count = n + len(extents)
     count_index = {p: first_count + i for i, p in enumerate(guarded)}
-    return remember(_ENTRIES, id(program), (program, values, extent_values, count_index), 1024)
+    return remember(_ENTRIES, key, (values, extent_values, count_index), 1024)
 
 
-#: (the program, its entry's parameters, DYN_DIM extent -> parameter, guarded parameter ->
-#: the entry position of its count)
-_Entry = tuple[Program, tuple[Value, ...], dict[tuple[int, int], Value], dict[int, int]]
-_ENTRIES: dict[int, _Entry] = memo_table("lower.lowering: entry parameters")
+#: (the entry's parameters, DYN_DIM extent -> parameter, guarded parameter -> the entry
+#: position of its count)
+_Entry = tuple[tuple[Value, ...], dict[tuple[int, int], Value], dict[int, int]]
+_ENTRIES: dict[tuple, _Entry] = memo_table("lower.lowering: entry parameters")
 
 
 def _named_reduction(attrs: AttrMap, fmt: Format) -> tuple[TileType, str, AttrMap, AttrMap]:
@@ -217,7 +217,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
-        _, self.params, self.extent_values, self.count_index = _entry(program)
+        entry = _entry(program.params, guarded_params(program))
+        self.params, self.extent_values, self.count_index = entry
         self.next_id = len(self.params)
         self.scratch: dict[int, int] = {}
         self.block_ids: tuple[Value, ...] = ()
