@@ -1,10 +1,14 @@
 """The lowering's fast paths give what its general paths give.
 
 * ``emit_exact`` makes the op ``emit`` makes from the same fields;
+* a guard's widening (``_pair``: shapes that agree, a location-less leaf's widening
+  memoized) is ``widen_pair``'s, locations included, cold and warm;
 * a static tensor view's memoized type is the type the general (DYN_DIM-capable) path
   works out from the strides, and a partition view's memoized type the one made directly;
 * a named reduction's memoized parts keep 0.0 and -0.0 identities apart (the memo is keyed
   by the attribute map, which freeze_attrs never shares between the two);
+* a guard's widening (``_pair``: shapes that agree, a location-less leaf's widening
+  memoized) is ``widen_pair``'s, locations included, cold and warm;
 * a static tensor view's memo is keyed by every value its type reads (format, extent,
   pointer attribute): parameters that differ in one of them get their own types;
 * a kernel recorded anew and lowered with every memo warm (its entry, views and attribute
@@ -18,12 +22,14 @@ import pytest
 
 from tileir import DYN_DIM, In, cells
 from tileir.ir.memo import clear_memos
-from tileir.ir.module import Module, clean_attrs, freeze_attrs, walk
+from tileir.ir.module import Loc, Module, clean_attrs, freeze_attrs, walk
+from tileir.ir.numerics import dense_of
 from tileir.kernels import registry
-from tileir.lower import addressing
+from tileir.lower import addressing, guards
 from tileir.lower.lowering import _Lowering, _named_reduction, lower
 from tileir.record.convention import trace_params
-from tileir.types import F16, F32, TOKEN, PartitionViewType
+from tileir.record.tile import Tile, drop_defaults, widen_pair
+from tileir.types import F16, F32, I1, I64, TOKEN, PartitionViewType, TileType
 
 _FIELDS = ("name", "operands", "results", "attrs", "regions", "segments", "loc")
 
@@ -107,3 +113,39 @@ def test_a_kernel_recorded_anew_lowers_warm_as_it_lowers_cold(name):
     again = lower(spec.build().program)
     assert cold == warm == again
     assert _module_with_locs(cold) == _module_with_locs(warm) == _module_with_locs(again)
+
+
+def _tiles_with_locs(t):
+    """A tile as its value and every node's location (Tile equality leaves locations out)."""
+    return (t, t.loc, tuple(_tiles_with_locs(a) for a in t.args))
+
+
+def test_a_guards_widening_is_widen_pairs():
+    at = Loc("k.py", 3, 1)
+    i64, i1 = TileType((), I64), TileType((), I1)
+    lane = Tile("param", (), {"index": 0}, TileType((8,), I64), at)
+    grid = Tile("param", (), {"index": 1}, TileType((4, 8), I64), at)
+    leaves = [
+        guards._i64(0),
+        guards._count_param(5),
+        guards._TRUE,
+        Tile("constant", (), {"value": dense_of(i64, 7)}, i64, at),  # a located leaf
+        Tile("exti", (guards._i64(1),), {}, i64),  # not a leaf
+        Tile("param", (), {"index": 2}, TileType((8,), I1)),
+        lane,
+    ]
+    clear_memos()
+    for _ in range(2):  # cold, then warm
+        for a in (lane, grid, guards._i64(3)):
+            for b in leaves:
+                try:
+                    slow = widen_pair("cmpi", a, b)
+                except Exception:
+                    continue
+                fast = guards._pair("cmpi", a, b)
+                assert [_tiles_with_locs(t) for t in fast] == [_tiles_with_locs(t) for t in slow]
+    for pred in ("less_than", "greater_than_or_equal", "less_than_or_equal", "equal"):
+        made = drop_defaults("cmpi", {"comparison_predicate": pred, "signedness": "signed"})
+        assert guards._cmp_attrs(pred) == made
+    assert guards._count_param(5) == Tile("param", (), {"index": 5}, i64)
+    assert guards._TRUE == Tile("constant", (), {"value": dense_of(i1, 1)}, i1)
