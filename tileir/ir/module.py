@@ -203,8 +203,9 @@ def freeze_attrs(value: Any) -> AttrMap:
 # identity).
 # Only dicts whose values are of the types below are shared, keyed by (name, type, value)
 # triples, so that a shared map always holds values identical in type and bits to the ones
-# asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
-# their hex spelling (NaN, whose payloads that spelling loses, is never shared).
+# asked for (1 and True, or 0.0 and -0.0, are equal but never share; a tuple is shared only
+# when each item is an exact int, so (1, 0) never stands for (True, False)).  Floats are
+# keyed by their hex spelling (NaN, whose payloads that spelling loses, is never shared).
 _FROZEN: dict[tuple, AttrMap] = memo_table("ir.module: shared attribute maps")
 # (tileir.types sits below the memo registry: its memo of tile types is registered here)
 register_memo("types: shared tile types", TILE_TYPES)
@@ -224,6 +225,8 @@ def _exact_key(value: dict) -> Optional[tuple]:
             if v != v:
                 return None
             key.append((k, t, v.hex()))
+        elif t is tuple and all(type(x) is int for x in v):
+            key.append((k, t, v))  # (a permutation, dims: exact ints only, never bools)
         elif (
             t is Dense
             and type(v.data) is bytes
