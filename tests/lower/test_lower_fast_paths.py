@@ -3,12 +3,14 @@
 * ``emit_exact`` makes the op ``emit`` makes from the same fields;
 * a guard's widening (``_pair``: shapes that agree, a location-less leaf's widening
   memoized) is ``widen_pair``'s, locations included, cold and warm;
+* an access's attribute map, memoized by the access's fields, is the one made directly;
 * a static tensor view's memoized type is the type the general (DYN_DIM-capable) path
   works out from the strides, and a partition view's memoized type the one made directly;
 * a named reduction's memoized parts keep 0.0 and -0.0 identities apart (the memo is keyed
   by the attribute map, which freeze_attrs never shares between the two);
 * a guard's widening (``_pair``: shapes that agree, a location-less leaf's widening
   memoized) is ``widen_pair``'s, locations included, cold and warm;
+* an access's attribute map, memoized by the access's fields, is the one made directly;
 * a static tensor view's memo is keyed by every value its type reads (format, extent,
   pointer attribute): parameters that differ in one of them get their own types;
 * a kernel recorded anew and lowered with every memo warm (its entry, views and attribute
@@ -25,9 +27,10 @@ from tileir.ir.memo import clear_memos
 from tileir.ir.module import Loc, Module, clean_attrs, freeze_attrs, walk
 from tileir.ir.numerics import dense_of
 from tileir.kernels import registry
-from tileir.lower import addressing, guards
+from tileir.lower import addressing, guards, memory
 from tileir.lower.lowering import _Lowering, _named_reduction, lower
 from tileir.record.convention import trace_params
+from tileir.record.program import Access
 from tileir.record.tile import Tile, drop_defaults, widen_pair
 from tileir.types import F16, F32, I1, I64, TOKEN, PartitionViewType, TileType
 
@@ -149,3 +152,24 @@ def test_a_guards_widening_is_widen_pairs():
         assert guards._cmp_attrs(pred) == made
     assert guards._count_param(5) == Tile("param", (), {"index": 5}, i64)
     assert guards._TRUE == Tile("constant", (), {"value": dense_of(i1, 1)}, i1)
+
+
+def test_an_accesss_memoized_attributes_are_the_ones_made_directly():
+    accesses = [
+        Access(),
+        Access("relaxed", "device"),
+        Access(latency=3),
+        Access(latency=1),
+        Access(latency=True),  # equal to latency=1: one map
+        Access(allow_tma=False),
+        Access(allow_tma=0),
+        Access(inbounds=(True, False)),
+        Access(inbounds=(False, False)),
+        Access("acquire", "tl_blk", 2, True, (True,)),
+    ]
+    clear_memos()
+    for _ in range(2):  # cold, then warm
+        for a in accesses:
+            for op in ("load_view_tko", "store_ptr_tko"):
+                direct = clean_attrs(op, freeze_attrs(a.attrs()))
+                assert memory._access_attrs(op, a) == direct

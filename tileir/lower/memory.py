@@ -38,22 +38,27 @@ else:
 __all__ = ["MemoryInstrs"]
 
 
-# (op name, id(access)) -> (the access, the op's attribute map for it): most accesses are
-# one of the few default ``Access()`` values, so an access's map is made once, not per op
-_ACCESS_ATTRS: dict[tuple[str, int], tuple[Access, AttrMap]] = memo_table(
-    "lower.memory: an access's op attributes"
-)
+# (op name, the access's fields) -> the op's attribute map for it: a memo keyed by values
+# (each field hashes in C), since a kernel recorded again makes new accesses of the same few
+# values; ``Access.attrs`` reads its fields only through ``bool`` and ``int``, so fields that
+# are equal (1 and True) give one map
+_ACCESS_ATTRS: dict[tuple, AttrMap] = memo_table("lower.memory: an access's op attributes")
 
 
 def _access_attrs(op: str, access: Access) -> AttrMap:
     """The attributes op ``op`` keeps for ``access`` (frozen, its defaults dropped)."""
-    key = (op, id(access))
-    hit = _ACCESS_ATTRS.get(key)
-    if hit is not None and hit[0] is access:
-        return hit[1]
-    attrs = clean_attrs(op, freeze_attrs(access.attrs()))
-    remember(_ACCESS_ATTRS, key, (access, attrs))  # (the entry keeps the access alive)
-    return attrs
+    key = (
+        op,
+        access.ordering,
+        access.scope,
+        access.latency,
+        access.allow_tma,
+        access.inbounds,
+    )
+    found = _ACCESS_ATTRS.get(key)
+    if found is None:
+        found = remember(_ACCESS_ATTRS, key, clean_attrs(op, freeze_attrs(access.attrs())))
+    return found
 
 
 #: the result types of an op that makes only the next token
