@@ -79,6 +79,17 @@ def test_equal_plain_dicts_share_one_map_but_one_and_true_do_not():
     assert one is not true and type(one["flag"]) is int and type(true["flag"]) is bool
 
 
+def test_tuples_of_exact_ints_share_one_map_but_tuples_of_bools_do_not():
+    perm = freeze_attrs({"permutation": (1, 0)})
+    assert perm is freeze_attrs({"permutation": (1, 0)})
+    flags = freeze_attrs({"permutation": (True, False)})
+    assert flags == perm and flags is not perm
+    assert [type(x) for x in flags["permutation"]] == [bool, bool]
+    assert [type(x) for x in freeze_attrs({"permutation": (1, 0)})["permutation"]] == [int, int]
+    mixed = freeze_attrs({"dims": (1, True)})
+    assert mixed is not freeze_attrs({"dims": (1, True)})  # (not all exact ints: not shared)
+
+
 def test_ops_hold_attr_maps_and_drop_defaults_as_before():
     v = Value(0, TileType((), I32))
     op = Op("addi", [v, v], [Value(1, TileType((), I32))], {"overflow": "none"})

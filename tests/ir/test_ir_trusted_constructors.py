@@ -12,6 +12,7 @@ from tileir.ir.module import (
     freeze_attrs,
     trusted_op,
     trusted_op1,
+    trusted_op_n,
     trusted_value,
 )
 from tileir.types import F32, I32, TileType
@@ -62,3 +63,39 @@ def test_trusted_op1_is_the_constructed_one_result_op():
     for f in _FIELDS:
         assert getattr(fast, f) == getattr(slow, f), f
     assert type(fast.results[0]) is Value and fast == slow and hash(fast) == hash(slow)
+
+
+def test_trusted_ops_are_frozen_weakly_referable_and_pickle_as_made():
+    # a trusted op is built as its draft class and becomes an Op: it must be an Op in every
+    # way the fake device and the tools rely on (frozen, weakly referable, picklable)
+    import pickle
+    import weakref
+
+    import attrs
+    import pytest
+
+    t = TileType((4,), F32)
+    a = trusted_value(0, t)
+    op = trusted_op1("negf", (a,), 1, t, EMPTY_ATTRS, Loc("k.py", 1, 1))
+    for made in (a, op, op.results[0]):
+        assert weakref.ref(made)() is made
+        assert pickle.loads(pickle.dumps(made)) == made
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        op.name = "absf"  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        a.id = 5  # type: ignore[misc]
+
+
+def test_trusted_op_n_is_the_constructed_op_with_its_results():
+    t, u = TileType((4,), F32), TileType((), I32)
+    a = Value(0, t)
+    inner = Block((), (Op("yield", ()),))
+    loc = Loc("k.py", 9, 1)
+    for types in ((), (t,), (t, u), (u, u, u)):
+        fast = trusted_op_n("x", (a,), 5, types, EMPTY_ATTRS, (inner,), (1,), loc)
+        results = tuple(Value(5 + i, ty) for i, ty in enumerate(types))
+        slow = Op("x", (a,), results, EMPTY_ATTRS, (inner,), (1,), loc)
+        for f in _FIELDS:
+            assert getattr(fast, f) == getattr(slow, f), f
+        assert all(type(r) is Value for r in fast.results)
+        assert fast == slow and hash(fast) == hash(slow)

@@ -56,6 +56,7 @@ __all__ = [
     "clean_attrs",
     "trusted_op",
     "trusted_op1",
+    "trusted_op_n",
     "trusted_value",
     "AttrMap",
     "walk",
@@ -81,8 +82,15 @@ else:
     _values = _ops = _blocks = _functions = _globals = _ints = AS_TUPLE
 
 
+class _Referable:
+    """The base of :class:`Value` and :class:`Op`: it holds their weak-reference slot, so
+    that a class of the same slots can take their layout (see :func:`trusted_op`)."""
+
+    __slots__ = ("__weakref__",)
+
+
 @frozen(repr=False)
-class Value:
+class Value(_Referable):
     """An SSA value: an id unique in its function, and its type."""
 
     id: int
@@ -195,8 +203,9 @@ def freeze_attrs(value: Any) -> AttrMap:
 # identity).
 # Only dicts whose values are of the types below are shared, keyed by (name, type, value)
 # triples, so that a shared map always holds values identical in type and bits to the ones
-# asked for (1 and True, or 0.0 and -0.0, are equal but never share).  Floats are keyed by
-# their hex spelling (NaN, whose payloads that spelling loses, is never shared).
+# asked for (1 and True, or 0.0 and -0.0, are equal but never share; a tuple is shared only
+# when each item is an exact int, so (1, 0) never stands for (True, False)).  Floats are
+# keyed by their hex spelling (NaN, whose payloads that spelling loses, is never shared).
 _FROZEN: dict[tuple, AttrMap] = memo_table("ir.module: shared attribute maps")
 # (tileir.types sits below the memo registry: its memo of tile types is registered here)
 register_memo("types: shared tile types", TILE_TYPES)
@@ -216,6 +225,8 @@ def _exact_key(value: dict) -> Optional[tuple]:
             if v != v:
                 return None
             key.append((k, t, v.hex()))
+        elif t is tuple and all(type(x) is int for x in v):
+            key.append((k, t, v))  # (a permutation, dims: exact ints only, never bools)
         elif (
             t is Dense
             and type(v.data) is bytes
@@ -271,7 +282,7 @@ def _segments(value: Optional[Iterable[int]]) -> Optional[tuple[int, ...]]:
 
 
 @frozen(repr=False, cache_hash=True)
-class Op:
+class Op(_Referable):
     """One operation: ``name`` is the dialect mnemonic (``"addf"``, ``"load_view_tko"``).
 
     ``operands`` are flat; ``segments`` gives the size of each declared operand
@@ -311,18 +322,23 @@ class Op:
 
 
 # The lowering's constructors: an Op or Value from fields already in the form the normal
-# constructor would give them, set straight into the slots (no converters, no default
-# dropping, no Python ``__init__`` frame).  The lowering makes every op of every kernel, and
-# the attrs ``__init__`` with its five converters was a third of its time; a test checks
-# that each gives what the normal constructor gives, field for field.
-_new = object.__new__
-_SET_OP = tuple(
-    Op.__dict__[f].__set__
-    for f in ("name", "operands", "results", "attrs", "regions", "segments", "loc")
-)
-_SET_OP_HASH = Op.__dict__["_attrs_cached_hash"].__set__
-_SET_VALUE_ID = Value.__dict__["id"].__set__
-_SET_VALUE_TYPE = Value.__dict__["type"].__set__
+# constructor would give them (no converters, no default dropping, no Python ``__init__``
+# frame).  The lowering makes every op of every kernel: the attrs ``__init__`` with its five
+# converters was a third of its time, and setting a frozen class's slots one descriptor call
+# at a time half of what was left.  So each is made as its *draft*: a plain class of the
+# same slots on the same base, whose fields are set by ordinary attribute stores, and which
+# then becomes the frozen class by ``__class__`` assignment (Python allows it between classes
+# of one layout; the weak-reference slot sits in the shared base because Python compares
+# layouts without it).  A test checks that each gives what the normal constructor gives,
+# field for field.
+
+
+class _ValueDraft(_Referable):
+    __slots__ = Value.__slots__
+
+
+class _OpDraft(_Referable):
+    __slots__ = Op.__slots__
 
 
 def trusted_op(
@@ -333,20 +349,20 @@ def trusted_op(
     regions: tuple[Block, ...],
     segments: Optional[tuple[int, ...]],
     loc: Optional[Loc],
-    _s: tuple = _SET_OP,
 ) -> Op:
     """``Op(name, operands, results, attrs, regions, segments, loc)`` for a caller that hands
     over tuples, and an attribute map that is frozen and already without ``name``'s defaults
     (:func:`clean_attrs`): the same op, made without re-checking what it was given."""
-    op = _new(Op)
-    _s[0](op, name)
-    _s[1](op, operands)
-    _s[2](op, results)
-    _s[3](op, attrs)
-    _s[4](op, regions)
-    _s[5](op, segments)
-    _s[6](op, loc)
-    _SET_OP_HASH(op, None)
+    op: Any = _OpDraft()
+    op.name = name
+    op.operands = operands
+    op.results = results
+    op.attrs = attrs
+    op.regions = regions
+    op.segments = segments
+    op.loc = loc
+    op._attrs_cached_hash = None
+    op.__class__ = Op
     return op
 
 
@@ -357,30 +373,65 @@ def trusted_op1(
     result_type: Type,
     attrs: AttrMap,
     loc: Optional[Loc],
-    _s: tuple = _SET_OP,
 ) -> Op:
     """``trusted_op`` of the commonest op, one result and no region, with its result
     ``Value(result_id, result_type)`` made in the same call (one frame per pure op)."""
-    v = _new(Value)
-    _SET_VALUE_ID(v, result_id)
-    _SET_VALUE_TYPE(v, result_type)
-    op = _new(Op)
-    _s[0](op, name)
-    _s[1](op, operands)
-    _s[2](op, (v,))
-    _s[3](op, attrs)
-    _s[4](op, ())
-    _s[5](op, None)
-    _s[6](op, loc)
-    _SET_OP_HASH(op, None)
+    v: Any = _ValueDraft()
+    v.id = result_id
+    v.type = result_type
+    v.__class__ = Value
+    op: Any = _OpDraft()
+    op.name = name
+    op.operands = operands
+    op.results = (v,)
+    op.attrs = attrs
+    op.regions = ()
+    op.segments = None
+    op.loc = loc
+    op._attrs_cached_hash = None
+    op.__class__ = Op
+    return op
+
+
+def trusted_op_n(
+    name: str,
+    operands: tuple[Value, ...],
+    first_id: int,
+    result_types: Iterable[Type],
+    attrs: AttrMap,
+    regions: tuple[Block, ...],
+    segments: Optional[tuple[int, ...]],
+    loc: Optional[Loc],
+) -> Op:
+    """``trusted_op`` with its results made in the same call: ``Value(first_id + i, t)`` for
+    the ``i``-th type ``t`` of ``result_types``."""
+    results = []
+    for t in result_types:
+        v: Any = _ValueDraft()
+        v.id = first_id
+        v.type = t
+        v.__class__ = Value
+        results.append(v)
+        first_id += 1
+    op: Any = _OpDraft()
+    op.name = name
+    op.operands = operands
+    op.results = tuple(results)
+    op.attrs = attrs
+    op.regions = regions
+    op.segments = segments
+    op.loc = loc
+    op._attrs_cached_hash = None
+    op.__class__ = Op
     return op
 
 
 def trusted_value(id: int, type: Type) -> Value:
-    """``Value(id, type)``, made straight into its slots (see :func:`trusted_op`)."""
-    v = _new(Value)
-    _SET_VALUE_ID(v, id)
-    _SET_VALUE_TYPE(v, type)
+    """``Value(id, type)``, made as its draft (see :func:`trusted_op`)."""
+    v: Any = _ValueDraft()
+    v.id = id
+    v.type = type
+    v.__class__ = Value
     return v
 
 

@@ -18,7 +18,7 @@ from tileir.errors import LoweringError
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import EMPTY_ATTRS, DivBy, Loc, Value, clean_attrs, freeze_attrs
 from tileir.ir.numerics import dense_of
-from tileir.record.markers import Cells
+from tileir.record.markers import Cells, Param
 from tileir.record.program import Base, Sparse, View, Window
 from tileir.record.tile import Tile
 from tileir.types import (
@@ -38,8 +38,11 @@ else:
 __all__ = ["Addressing"]
 
 
-#: the attributes of the alignment promise on a parameter's pointer (one shared constant map)
-_ALIGNED = freeze_attrs({"predicate": DivBy(16)})
+#: the attributes of the alignment promise on a parameter's pointer (one shared constant map,
+#: as ``assume`` keeps it: the predicate has no default)
+_ALIGNED = clean_attrs("assume", freeze_attrs({"predicate": DivBy(16)}))
+#: the segments of a make_tensor_view of static sizes and strides (the base, no values)
+_NO_DYNAMIC_SIZES = (1, 0, 0)
 
 
 # (view type class, its fields) -> the type: a memo of the view types' constructors (pure
@@ -58,6 +61,45 @@ def _view_type(cls: type[_T], *fields: object) -> _T:
     return found
 
 
+# (element format, extent, pointer attribute) -> the static tensor view type, or None when an
+# extent is DYN_DIM: a memo of _static_tensor_view_type (a pure function of those values; a
+# kernel recorded again asks for the same few)
+_STATIC_VIEWS: dict[tuple, Optional[TensorViewType]] = memo_table(
+    "lower.addressing: static tensor view types"
+)
+
+
+def _static_tensor_view_type(p: Param, cells: Cells) -> Optional[TensorViewType]:
+    """The type of parameter ``p``'s buffer viewed as ``cells`` when every extent is a number
+    (row-major strides, all known); None when one is DYN_DIM (the kernel computes those)."""
+    key = (p.format, cells.extent, p.marker.ptr_attr)
+    try:
+        return _STATIC_VIEWS[key]
+    except KeyError:
+        pass
+    made: Optional[TensorViewType] = None
+    sizes = [e for e in cells.extent if isinstance(e, int)]
+    if len(sizes) == len(cells.extent):
+        strides: list[int] = []
+        acc = 1
+        for e in reversed(sizes):
+            strides.append(acc)
+            acc *= e
+        made = _view_type(
+            TensorViewType, p.format, tuple(sizes), tuple(reversed(strides)), p.marker.ptr_attr
+        )
+    return remember(_STATIC_VIEWS, key, made)
+
+
+def _partition_view_type(cells: Cells, tv: TensorViewType, padded: bool) -> PartitionViewType:
+    """The type of the partition view of tensor view type ``tv`` in ``cells``' tiles (with its
+    padding value when ``padded``)."""
+    tile = cells.tile
+    return _view_type(
+        PartitionViewType, tile, tv, tuple(range(len(tile))), cells.pad if padded else None
+    )
+
+
 def _i32(n: int) -> Tile:
     return Tile("constant", (), {"value": dense_of(TileType((), I32), n)}, TileType((), I32))
 
@@ -68,12 +110,27 @@ class Addressing(Walk):
     def tensor_view(self, index: int, cells: Cells, loc: Optional[Loc]) -> Value:
         """Parameter ``index``'s whole buffer as a tensor view of ``cells``' extent."""
         key = ("tv", index, cells)
-        found = self.lookup(key, innermost_only=True)
+        found = self.local.get(key)  # (lookup(key, innermost_only=True), inlined)
         if found is not None:
             return found
         p = self.program.params[index]
         ptr = self.params[index]
-        base = self.emit1("assume", (ptr,), ptr.type, clean_attrs("assume", _ALIGNED), loc)
+        base = self.emit1("assume", (ptr,), ptr.type, _ALIGNED, loc)
+        static = _static_tensor_view_type(p, cells)
+        if static is not None:
+            (tv,) = self.emit_exact(
+                "make_tensor_view", (base,), (static,), EMPTY_ATTRS, _NO_DYNAMIC_SIZES, loc
+            )
+        else:
+            tv = self._dynamic_tensor_view(index, p, base, cells, loc)
+        self.bind_local(key, tv)
+        return tv
+
+    def _dynamic_tensor_view(
+        self, index: int, p: Param, base: Value, cells: Cells, loc: Optional[Loc]
+    ) -> Value:
+        """``tensor_view`` of cells with a DYN_DIM extent: its sizes and the strides after it
+        are the entry's values (and products of them)."""
         shape: list[Optional[int]] = []
         dyn_shape: list[Value] = []
         for d, e in enumerate(cells.extent):
@@ -99,25 +156,19 @@ class Addressing(Walk):
             segments=(1, len(dyn_shape), len(dyn_strides)),
             loc=loc,
         )
-        self.bind_local(key, tv)
         return tv
 
     def view(self, index: int, cells: Cells, loc: Optional[Loc], padded: bool = True) -> Value:
         """The partition view of parameter ``index`` in ``cells`` (``padded=False``: without a
         padding value, as atomic_red_view_tko wants)."""
         key = ("view", index, cells) if padded else ("view-nopad", index, cells)
-        found = self.lookup(key, innermost_only=True)
+        found = self.local.get(key)  # (lookup(key, innermost_only=True), inlined)
         if found is not None:
             return found
         tv = self.tensor_view(index, cells, loc)
-        assert isinstance(tv.type, TensorViewType)  # what tensor_view makes
-        pv_type = _view_type(
-            PartitionViewType,
-            cells.tile,
-            tv.type,
-            tuple(range(len(cells.tile))),
-            cells.pad if padded else None,
-        )
+        tv_type = tv.type
+        assert isinstance(tv_type, TensorViewType)  # what tensor_view makes
+        pv_type = _partition_view_type(cells, tv_type, padded)
         pv = self.emit1("make_partition_view", (tv,), pv_type, EMPTY_ATTRS, loc)
         self.bind_local(key, pv)
         return pv

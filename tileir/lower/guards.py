@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 import numpy as np
 
 from tileir.errors import LoweringError
+from tileir.ir.attrmap import AttrMap
 from tileir.ir.memo import memo_table, remember
+from tileir.ir.module import EMPTY_ATTRS, clean_attrs, freeze_attrs
 from tileir.ir.numerics import dense_array, dense_of
 from tileir.record.program import (
     Atomic,
@@ -179,45 +181,101 @@ def _i64(n: int) -> Tile:
 _I64_CONSTANTS: dict[int, Tile] = memo_table("lower.guards: i64 constants")
 
 
+def _count_param(position: int) -> Tile:
+    """The rank-0 i64 entry parameter at ``position`` (a buffer's element count; no
+    location), made once per position."""
+    found = _COUNTS.get(position)
+    if found is None:
+        count = Tile("param", (), {"index": position}, TileType((), I64))
+        found = remember(_COUNTS, position, count, 1024)
+    return found
+
+
+_COUNTS: dict[int, Tile] = memo_table("lower.guards: count parameters")
+
+
+#: the guard's constant attribute maps (made once: a dict given to a Tile is frozen again on
+#: every call)
+_SIGNED = freeze_attrs({"signedness": "signed"})
+#: the rank-0 i1 ``true`` a lane's mask is negated with
+_TRUE = Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
+
+
 def _to_i64(t: Tile) -> Tile:
     fmt = t.format
     assert isinstance(fmt, Format) and fmt.is_int  # offsets are integers (the recorder's)
     if fmt == I64:
         return t
-    return Tile("exti", (t,), {"signedness": "signed"}, t.type.with_element(I64), t.loc)
+    return Tile("exti", (t,), _SIGNED, t.type.with_element(I64), t.loc)
 
 
 def _address(p: Tile) -> Tile:
-    return Tile("ptr_to_int", (p,), {}, p.type.with_element(I64), p.loc)
+    return Tile("ptr_to_int", (p,), EMPTY_ATTRS, p.type.with_element(I64), p.loc)
+
+
+def _pair(op: str, a: Tile, b: Tile) -> tuple[Tile, Tile]:
+    """``widen_pair(op, a, b)``: the two as they are when their shapes agree, and ``b``'s
+    widening memoized when ``b`` is a leaf without a location (the guard's own constants and
+    counts: then the widened tile is a function of ``b``'s value and the shape alone)."""
+    if a.type.shape == b.type.shape:
+        return a, b
+    if b.args or b.loc is not None:
+        return widen_pair(op, a, b)
+    key = (b, a.type.shape)
+    wide = _WIDENED.get(key)
+    if wide is None:
+        wa, wide = widen_pair(op, a, b)
+        if wa is not a:  # (b the wider: not a guard's case, and not memoized)
+            return wa, wide
+        remember(_WIDENED, key, wide, 1024)
+    return a, wide
+
+
+#: (a leaf tile without a location, a shape) -> the leaf widened to that shape, as
+#: widen_pair widens it
+_WIDENED: dict[tuple[Tile, tuple[int, ...]], Tile] = memo_table(
+    "lower.guards: a constant widened to a shape"
+)
+
+
+def _cmp_attrs(pred: str) -> AttrMap:
+    """The attributes of a signed ``cmpi`` by ``pred``, as a tile keeps them (made once per
+    predicate)."""
+    found = _CMP_ATTRS.get(pred)
+    if found is None:
+        attrs = drop_defaults("cmpi", {"comparison_predicate": pred, "signedness": "signed"})
+        found = remember(_CMP_ATTRS, pred, freeze_attrs(attrs), 64)
+    return found
+
+
+_CMP_ATTRS: dict[str, AttrMap] = memo_table("lower.guards: a signed comparison's attributes")
 
 
 def _cmp(pred: str, a: Tile, b: Tile) -> Tile:
-    a, b = widen_pair("cmpi", a, b)
-    attrs = drop_defaults("cmpi", {"comparison_predicate": pred, "signedness": "signed"})
-    return Tile("cmpi", (a, b), attrs, a.type.with_element(I1), a.loc)
+    a, b = _pair("cmpi", a, b)
+    return Tile("cmpi", (a, b), _cmp_attrs(pred), a.type.with_element(I1), a.loc)
 
 
 def _and(a: Tile, b: Tile) -> Tile:
-    a, b = widen_pair("andi", a, b)
-    return Tile("andi", (a, b), {}, a.type, a.loc)
+    a, b = _pair("andi", a, b)
+    return Tile("andi", (a, b), EMPTY_ATTRS, a.type, a.loc)
 
 
 def _or(a: Tile, b: Tile) -> Tile:
-    a, b = widen_pair("ori", a, b)
-    return Tile("ori", (a, b), {}, a.type, a.loc)
+    a, b = _pair("ori", a, b)
+    return Tile("ori", (a, b), EMPTY_ATTRS, a.type, a.loc)
 
 
 def _not(a: Tile) -> Tile:
-    true = Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
-    a, t = widen_pair("xori", a, true)
-    return Tile("xori", (a, t), {}, a.type, a.loc)
+    a, t = _pair("xori", a, _TRUE)
+    return Tile("xori", (a, t), EMPTY_ATTRS, a.type, a.loc)
 
 
 def _within(addr: Tile, base: Tile, nbytes: Tile, esize: int) -> Tile:
     """Lanes of ``addr`` (i64 byte addresses) holding a whole element in the ``nbytes`` bytes
     from ``base``'s address: ``0 <= addr - base <= nbytes - esize``."""
-    d = Tile("subi", widen_pair("subi", addr, _address(base)), {}, addr.type, addr.loc)
-    last = Tile("subi", (nbytes, _i64(esize)), {}, nbytes.type, addr.loc)
+    d = Tile("subi", _pair("subi", addr, _address(base)), EMPTY_ATTRS, addr.type, addr.loc)
+    last = Tile("subi", (nbytes, _i64(esize)), EMPTY_ATTRS, nbytes.type, addr.loc)
     return _and(_cmp("greater_than_or_equal", d, _i64(0)), _cmp("less_than_or_equal", d, last))
 
 
@@ -230,7 +288,7 @@ class GuardedAccess(Walk):
     scratch: dict[int, int]
 
     def _count(self, index: int) -> Tile:
-        return Tile("param", (), {"index": self.count_index[index]}, TileType((), I64))
+        return _count_param(self.count_index[index])
 
     def _region(self, leaf: Tile, where: str, op: str) -> tuple[Tile, Tile]:
         """A pointer leaf's buffer: its start (a rank-0 pointer tile) and size in bytes, in the
@@ -249,7 +307,7 @@ class GuardedAccess(Walk):
         if leaf.op == "ptr_param":
             index = int(leaf.attrs["index"])
             count = self._count(index)
-            return leaf, Tile("muli", (count, _i64(size)), {}, count.type, leaf.loc)
+            return leaf, Tile("muli", (count, _i64(size)), EMPTY_ATTRS, count.type, leaf.loc)
         if leaf.op == "get_global":
             n = int(np.asarray(dense_array(leaf.attrs["global"].value)).size)
             return leaf, _i64(n * size)
@@ -267,6 +325,17 @@ class GuardedAccess(Walk):
         """Emit the bounds check and ``assert`` for pointer-path instruction ``ins``."""
         if not self.program.checked:
             return
+        ok, attrs, ptrs = self._plan_guard(ins)
+        loc = ins.loc
+        if ptrs is not None:
+            # the very pointers the access uses (one offset op, not two)
+            self.bind(ptrs, self.pointers(ins.param, ins.offsets, loc))
+        self.emit_exact("assert", (self.value(ok),), (), attrs, None, loc)
+
+    def _plan_guard(self, ins: PointerInstr) -> _GuardPlan:
+        """The guard of ``ins`` as tiles: the lanes that are inside (``ok``), the ``assert``'s
+        attributes, and the tile of the pointers the access uses when the guard must bind
+        them to the access's own (None for a parameter's offsets)."""
         op = OP_NAMES[type(ins)]
         loc = ins.loc
         where = str(loc) if loc else ""
@@ -274,6 +343,7 @@ class GuardedAccess(Walk):
         offsets: Optional[Tile] = ins.offsets
         mask: Optional[Tile] = ins.mask
         params = self.program.params
+        bound: Optional[Tile] = None
         if isinstance(base, int):
             assert offsets is not None  # a parameter is addressed through offsets
             values = _constant_offsets(offsets)
@@ -293,10 +363,8 @@ class GuardedAccess(Walk):
         else:
             ptrs = base
             if offsets is not None:
-                p, o = widen_pair("offset", base, offsets)
-                ptrs = Tile("offset", (p, o), {}, p.type, loc)
-                # the very pointers the access uses (one offset op, not two)
-                self.bind(ptrs, self.pointers(base, offsets, loc))
+                p, o = _pair("offset", base, offsets)
+                ptrs = bound = Tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
             pointer = ptrs.format
             assert isinstance(pointer, PointerType)  # the recorder's pointer path
             pointee = pointer.pointee
@@ -318,7 +386,11 @@ class GuardedAccess(Walk):
             # the file's name, not its path: the module (and its pinned bytes) must not
             # depend on where the checkout lives; the op's own loc keeps the full path
             message += f" (at {_file_name(loc.file)}:{loc.line})"
-        self.emit("assert", [self.value(ok)], (), {"message": message}, loc=loc)
+        return ok, clean_attrs("assert", freeze_attrs({"message": message})), bound
+
+
+#: a guard as tiles: the lanes inside, the assert's attributes, the pointers to bind (or None)
+_GuardPlan = tuple[Tile, AttrMap, Optional[Tile]]
 
 
 def _file_name(path: str) -> str:

@@ -46,8 +46,8 @@ from tileir.ir.module import (
     Value,
     clean_attrs,
     freeze_attrs,
-    trusted_op,
     trusted_op1,
+    trusted_op_n,
     trusted_value,
 )
 from tileir.ir.numerics import scalar_bits
@@ -94,6 +94,8 @@ _RECORDER_OPS = frozenset(
 )
 #: a rank-0 i32 tile's type, made once (block ids, loop counters: every kernel has some)
 _I32_SCALAR = TileType((), I32)
+#: the types of the three block ids
+_I32_SCALARS = (_I32_SCALAR,) * 3
 _COMBINERS = {
     ("max", True): "maxf",
     ("min", True): "minf",
@@ -139,21 +141,57 @@ _TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
 )
 
 
-def _entry(
-    params: tuple[Param, ...], guarded: tuple[int, ...]
-) -> tuple[tuple[tuple[int, int], ...], tuple[TileType, ...]]:
-    """The entry's DYN_DIM extents and parameter types (a memo of the convention's pure
-    functions: a kernel traced again has the same parameters)."""
+def _entry(params: tuple[Param, ...], guarded: tuple[int, ...]) -> _Entry:
+    """The entry of a program of ``params`` whose pointer path reaches ``guarded``: its
+    parameters as Values ``0 .. P-1`` (the convention's types), the DYN_DIM extent ->
+    parameter map and the guarded parameter -> count position map.  A memo keyed by those
+    values (a kernel recorded again has equal parameters); the Values are immutable, so every
+    lowering of such a program shares them, and the maps are only read."""
     key = (params, guarded)
     found = _ENTRIES.get(key)
-    if found is None:
-        found = remember(
-            _ENTRIES, key, (dyn_extents(params), entry_param_types(params, guarded)), 1024
-        )
-    return found
+    if found is not None:
+        return found
+    extents = dyn_extents(params)
+    types = entry_param_types(params, guarded)
+    values = tuple(trusted_value(i, t) for i, t in enumerate(types))
+    n = len(params)
+    extent_values = {key: values[n + i] for i, key in enumerate(extents)}
+    first_count = n + len(extents)
+    count_index = {p: first_count + i for i, p in enumerate(guarded)}
+    return remember(_ENTRIES, key, (values, extent_values, count_index), 1024)
 
 
-_ENTRIES: dict[tuple, tuple] = memo_table("lower.lowering: entry parameters")
+#: (the entry's parameters, DYN_DIM extent -> parameter, guarded parameter -> the entry
+#: position of its count)
+_Entry = tuple[tuple[Value, ...], dict[tuple[int, int], Value], dict[int, int]]
+_ENTRIES: dict[tuple, _Entry] = memo_table("lower.lowering: entry parameters")
+
+
+def _named_reduction(attrs: AttrMap, fmt: Format) -> tuple[TileType, str, AttrMap, AttrMap]:
+    """A named reduction (a reduce tile's ``attrs``, over ``fmt``) as its parts: the scalar
+    type of its combiner's arguments, the combiner op and its attributes, and the reduce's
+    own attributes (the identity as bits).  Memoized by the map's and the format's identity
+    (tiles share their maps, see ``freeze_attrs``; the entry keeps both alive)."""
+    key = (id(attrs), id(fmt))
+    hit = _NAMED_REDUCTIONS.get(key)
+    if hit is not None and hit[0] is attrs and hit[1] is fmt:
+        return hit[2]
+    combiner = _COMBINERS[(attrs["combiner"], fmt.is_float)]
+    signed = {"signedness": "signed"} if combiner in ("maxi", "mini") else None
+    identity = ScalarAttr(fmt, scalar_bits(fmt, attrs["identity"]))
+    parts = (
+        TileType((), fmt),
+        combiner,
+        _op_attrs(combiner, signed),
+        _op_attrs("reduce", {"dim": attrs["dim"], "identities": (identity,)}),
+    )
+    remember(_NAMED_REDUCTIONS, key, (attrs, fmt, parts))
+    return parts
+
+
+_NAMED_REDUCTIONS: dict[tuple[int, int], tuple[AttrMap, Format, tuple]] = memo_table(
+    "lower.lowering: a named reduction's parts"
+)
 
 
 def _touches_memory(body: Iterable[Instr]) -> bool:
@@ -179,21 +217,17 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
-        guarded = guarded_params(program)
-        extents, types = _entry(program.params, guarded)
-        self.params = tuple(self.fresh(t) for t in types)
-        n = len(program.params)
-        self.extent_values = {key: self.params[n + i] for i, key in enumerate(extents)}
-        first_count = n + len(extents)
-        self.count_index = {p: first_count + i for i, p in enumerate(guarded)}
+        entry = _entry(program.params, guarded_params(program))
+        self.params, self.extent_values, self.count_index = entry
+        self.next_id = len(self.params)
         self.scratch: dict[int, int] = {}
         self.block_ids: tuple[Value, ...] = ()
 
     # -- plumbing ----------------------------------------------------------------------
     def fresh(self, ttype: Type) -> Value:
-        v = Value(self.next_id, ttype)
-        self.next_id += 1
-        return v
+        n = self.next_id
+        self.next_id = n + 1
+        return trusted_value(n, ttype)
 
     def emit(
         self,
@@ -206,25 +240,38 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         loc: Optional[Loc] = None,
     ) -> tuple[Value, ...]:
         n = self.next_id
-        results: tuple[Value, ...]
-        if len(result_types) == 1:
-            results = (trusted_value(n, result_types[0]),)
-            self.next_id = n + 1
-        else:
-            results = tuple([trusted_value(n + i, t) for i, t in enumerate(result_types)])
-            self.next_id = n + len(results)
-        self.ops.append(
-            trusted_op(
-                name,
-                operands if type(operands) is tuple else tuple(operands),
-                results,
-                _op_attrs(name, attrs),
-                regions if type(regions) is tuple else tuple(regions),
-                segments if segments is None or type(segments) is tuple else tuple(segments),
-                loc,
-            )
+        op = trusted_op_n(
+            name,
+            operands if type(operands) is tuple else tuple(operands),
+            n,
+            result_types,
+            _op_attrs(name, attrs),
+            regions if type(regions) is tuple else tuple(regions),
+            segments if segments is None or type(segments) is tuple else tuple(segments),
+            loc,
         )
+        results = op.results
+        self.next_id = n + len(results)
+        self.ops.append(op)
         return results
+
+    def emit_exact(
+        self,
+        name: str,
+        operands: tuple[Value, ...],
+        result_types: tuple[Type, ...],
+        attrs: AttrMap,
+        segments: Optional[tuple[int, ...]],
+        loc: Optional[Loc],
+    ) -> tuple[Value, ...]:
+        """``emit`` of an op without regions whose operands, result types and segments are
+        tuples and whose attributes are already as the op keeps them (the memory ops and the
+        views: no argument is converted or checked again)."""
+        n = self.next_id
+        op = trusted_op_n(name, operands, n, result_types, attrs, (), segments, loc)
+        self.next_id = n + len(result_types)
+        self.ops.append(op)
+        return op.results
 
     def emit1(
         self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
@@ -239,7 +286,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
     # enclosing block); each block keeps an undo list of what it bound over, restored when it
-    # closes, and a map (``local``) of what is shared only within it (bind_local).
+    # closes, and a map (``local``) of what is shared only within it (bind_local).  A value an
+    # instruction made (a ``var`` tile) is bound under its bare id, an int (hashed in C, no
+    # tuple made); every other key is a Tile or a tuple.
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
             return self.local.get(key)
@@ -267,13 +316,15 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def close_block(self) -> tuple[Op, ...]:
         undo, _ = self.scopes.pop()
         env = self.env
-        for key, old in reversed(undo):
-            if old is None:
-                del env[key]
-            else:
-                env[key] = old
         if self.scopes:
+            for key, old in reversed(undo):
+                if old is None:
+                    del env[key]
+                else:
+                    env[key] = old
             self.undo, self.local = self.scopes[-1]
+        else:  # the function's own block: nothing is bound outside it (no key to hash again)
+            env.clear()
         ops = self.blocks.pop()
         self.ops = self.blocks[-1] if self.blocks else []
         return tuple(ops)
@@ -282,7 +333,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def value(self, t: Tile) -> Value:
         # hot (every operand of every op)
         op = t.op
-        key = ("var", t.attrs["id"]) if op == "var" else t
+        key = t.attrs["id"] if op == "var" else t
         found = self.env.get(key)
         if found is not None:
             return found
@@ -300,7 +351,18 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        v = self._emit_tile(t) if op in _RECORDER_OPS else self._emit_plain(t)
+        if op in _RECORDER_OPS:
+            v = self._emit_tile(t)
+        else:  # a dialect op, emitted as it is (_emit_plain inlined: every pure tile)
+            operands = tuple(map(self.value, t.args))  # (map: no comprehension frame)
+            attrs = t.attrs
+            if attrs is not EMPTY_ATTRS:
+                attrs = _tile_op_attrs(op, attrs)
+            n = self.next_id
+            self.next_id = n + 1
+            made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
+            self.ops.append(made)
+            v = made.results[0]
         # (unbound until now in every open block: nothing to restore when this one closes)
         self.undo.append((key, None))
         self.env[key] = v
@@ -335,7 +397,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
-        """A tile of a dialect op, emitted as it is (every pure tile: ``emit1`` inlined)."""
+        """A tile of a dialect op, emitted as it is (``emit1`` inlined; ``value`` has its own
+        copy for the pure tiles)."""
         operands = tuple(map(self.value, t.args))  # (map: no comprehension frame per tile)
         attrs = t.attrs
         if attrs is not EMPTY_ATTRS:
@@ -358,27 +421,17 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     def _emit_reduce(self, t: Tile) -> Value:
         (src,) = t.args
-        attrs = t.attrs
         operand = self.value(src)
         fmt = src.format
         assert isinstance(fmt, Format)  # the recorder reduces numbers only
-        scalar = TileType((), fmt)
-        combiner = _COMBINERS[(attrs["combiner"], fmt.is_float)]
+        scalar, combiner, combiner_attrs, reduce_attrs = _named_reduction(t.attrs, fmt)
         a, b = self.fresh(scalar), self.fresh(scalar)
+        loc = t.loc
         self.open_block({})
-        signed = {"signedness": "signed"} if combiner in ("maxi", "mini") else {}
-        (c,) = self.emit(combiner, (a, b), [scalar], signed, loc=t.loc)
-        self.emit("yield", (c,), loc=t.loc)
+        (c,) = self.emit_exact(combiner, (a, b), (scalar,), combiner_attrs, None, loc)
+        self.emit_exact("yield", (c,), (), EMPTY_ATTRS, None, loc)
         region = Block((a, b), self.close_block())
-        identity = ScalarAttr(fmt, scalar_bits(fmt, attrs["identity"]))
-        (result,) = self.emit(
-            "reduce",
-            (operand,),
-            [t.type],
-            {"dim": attrs["dim"], "identities": (identity,)},
-            [region],
-            loc=t.loc,
-        )
+        (result,) = self.emit("reduce", (operand,), (t.type,), reduce_attrs, (region,), loc=loc)
         return result
 
     def _emit_region(self, t: Tile) -> Value:
@@ -396,7 +449,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             types = [TileType(a.shape[:d] + a.shape[d + 1 :], a.format) for a in t.args]
         else:
             types = [a.type for a in t.args]
-        attrs = {k: v for k, v in t.attrs.items() if k not in _RECORDER_ATTRS}
+        # (the op's attributes made once per map: its identities make a map freeze_attrs
+        # cannot share, which the lowering would otherwise make again on every call)
+        attrs = _tile_op_attrs(t.op, t.attrs)
         results = self.emit(t.op, operands, types, attrs, [block], loc=t.loc)
         self.bind(("results", t), results)
         return results[0]
@@ -433,8 +488,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             init.append(self.token)
         iv = self.fresh(_I32_SCALAR)
         args = [self.fresh(v.type) for v in init]
-        bindings: dict[Hashable, Value] = {("var", ins.iv): iv}
-        bindings.update({("var", c): a for c, a in zip(ins.carried, args)})
+        bindings: dict[Hashable, Value] = {ins.iv: iv}
+        bindings.update(zip(ins.carried, args))
         outer_token = self.token
 
         def tail() -> None:
@@ -454,7 +509,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         )
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
-            self.bind(("var", r), v)
+            self.bind(r, v)
 
     def _loop(self, ins: Loop) -> None:
         init = [self.value(t) for t in ins.init]
@@ -462,14 +517,14 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         if carry_token:
             init.append(self.token)
         args = [self.fresh(v.type) for v in init]
-        bindings: dict[Hashable, Value] = {("var", c): a for c, a in zip(ins.carried, args)}
+        bindings: dict[Hashable, Value] = dict(zip(ins.carried, args))
         outer_token = self.token
         region = self._loop_region(args, bindings, ins.body, carry_token, lambda: None)
         types = list(ins.result_types) + ([TOKEN] if carry_token else [])
         results = self.emit("loop", init, types, {}, [region], loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
-            self.bind(("var", r), v)
+            self.bind(r, v)
 
     def _exit(self, ins: Exit) -> None:
         values = [self.value(t) for t in ins.values]
@@ -501,7 +556,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         results = self.emit("if", [cond], types, {}, regions, loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
-            self.bind(("var", r), v)
+            self.bind(r, v)
 
     def _assert(self, ins: Assert) -> None:
         self.emit("assert", [self.value(ins.cond)], (), {"message": ins.message}, loc=ins.loc)
@@ -521,11 +576,14 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
     def function(self) -> Function:
         prog = self.program
         self.open_block({})
-        (self.token,) = self.emit("make_token", (), [TOKEN], loc=prog.loc)
-        self.block_ids = self.emit("get_tile_block_id", (), [_I32_SCALAR] * 3, loc=prog.loc)
+        loc = prog.loc
+        (self.token,) = self.emit_exact("make_token", (), (TOKEN,), EMPTY_ATTRS, None, loc)
+        self.block_ids = self.emit_exact(
+            "get_tile_block_id", (), _I32_SCALARS, EMPTY_ATTRS, None, loc
+        )
         for ins in prog.body:
             self.instr(ins)
-        self.emit("return", (), loc=prog.loc)
+        self.emit_exact("return", (), (), EMPTY_ATTRS, None, loc)
         body = Block((), self.close_block())
         return Function(prog.name, self.params, body, prog.hints, prog.loc)
 

@@ -38,22 +38,31 @@ else:
 __all__ = ["MemoryInstrs"]
 
 
-# (op name, id(access)) -> (the access, the op's attribute map for it): most accesses are
-# one of the few default ``Access()`` values, so an access's map is made once, not per op
-_ACCESS_ATTRS: dict[tuple[str, int], tuple[Access, AttrMap]] = memo_table(
-    "lower.memory: an access's op attributes"
-)
+# (op name, the access's fields) -> the op's attribute map for it: a memo keyed by values
+# (each field hashes in C), since a kernel recorded again makes new accesses of the same few
+# values; ``Access.attrs`` reads its fields only through ``bool`` and ``int``, so fields that
+# are equal (1 and True) give one map
+_ACCESS_ATTRS: dict[tuple, AttrMap] = memo_table("lower.memory: an access's op attributes")
 
 
 def _access_attrs(op: str, access: Access) -> AttrMap:
     """The attributes op ``op`` keeps for ``access`` (frozen, its defaults dropped)."""
-    key = (op, id(access))
-    hit = _ACCESS_ATTRS.get(key)
-    if hit is not None and hit[0] is access:
-        return hit[1]
-    attrs = clean_attrs(op, freeze_attrs(access.attrs()))
-    remember(_ACCESS_ATTRS, key, (access, attrs))  # (the entry keeps the access alive)
-    return attrs
+    key = (
+        op,
+        access.ordering,
+        access.scope,
+        access.latency,
+        access.allow_tma,
+        access.inbounds,
+    )
+    found = _ACCESS_ATTRS.get(key)
+    if found is None:
+        found = remember(_ACCESS_ATTRS, key, clean_attrs(op, freeze_attrs(access.attrs())))
+    return found
+
+
+#: the result types of an op that makes only the next token
+_TOKEN_ONLY = (TOKEN,)
 
 
 class MemoryInstrs(Walk):
@@ -65,29 +74,29 @@ class MemoryInstrs(Walk):
     def _load(self, ins: Load) -> None:
         # a load promised in bounds reads no padding, and tileiras refuses a padded view there
         pv = self.any_view(ins.param, ins.view, ins.loc, padded=not any(ins.access.inbounds))
-        index = self._index(ins.index)
-        tile, tok = self.emit(
+        index = tuple(map(self.value, ins.index))
+        tile, tok = self.emit_exact(
             "load_view_tko",
-            [pv, *index, self.token],
-            [ins.type, TOKEN],
+            (pv, *index, self.token),
+            (ins.type, TOKEN),
             _access_attrs("load_view_tko", ins.access),
-            segments=(1, len(index), 1),
-            loc=ins.loc,
+            (1, len(index), 1),
+            ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), tile)
+        self.bind(ins.result, tile)
 
     def _store(self, ins: Store) -> None:
         value = self.value(ins.value)
         pv = self.any_view(ins.param, ins.view, ins.loc)
-        index = self._index(ins.index)
-        (self.token,) = self.emit(
+        index = tuple(map(self.value, ins.index))
+        (self.token,) = self.emit_exact(
             "store_view_tko",
-            [value, pv, *index, self.token],
-            [TOKEN],
+            (value, pv, *index, self.token),
+            _TOKEN_ONLY,
             _access_attrs("store_view_tko", ins.access),
-            segments=(1, 1, len(index), 1),
-            loc=ins.loc,
+            (1, 1, len(index), 1),
+            ins.loc,
         )
 
     def _masked(self, mask: Optional[Tile]) -> list[Value]:
@@ -98,29 +107,29 @@ class MemoryInstrs(Walk):
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
         pad = [self.value(ins.padding)] if ins.padding is not None else []
-        tile, tok = self.emit(
+        tile, tok = self.emit_exact(
             "load_ptr_tko",
-            [ptrs, *extra, *pad, self.token],
-            [ins.type, TOKEN],
+            (ptrs, *extra, *pad, self.token),
+            (ins.type, TOKEN),
             _access_attrs("load_ptr_tko", ins.access),
-            segments=(1, len(extra), len(pad), 1),
-            loc=ins.loc,
+            (1, len(extra), len(pad), 1),
+            ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), tile)
+        self.bind(ins.result, tile)
 
     def _storeptr(self, ins: StorePtr) -> None:
         self.guard(ins)
         value = self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
-        (self.token,) = self.emit(
+        (self.token,) = self.emit_exact(
             "store_ptr_tko",
-            [ptrs, value, *extra, self.token],
-            [TOKEN],
+            (ptrs, value, *extra, self.token),
+            _TOKEN_ONLY,
             _access_attrs("store_ptr_tko", ins.access),
-            segments=(1, 1, len(extra), 1),
-            loc=ins.loc,
+            (1, 1, len(extra), 1),
+            ins.loc,
         )
 
     def _atomic(self, ins: Atomic) -> None:
@@ -137,7 +146,7 @@ class MemoryInstrs(Walk):
             loc=ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), old)
+        self.bind(ins.result, old)
 
     def _atomiccas(self, ins: AtomicCas) -> None:
         self.guard(ins)
@@ -153,7 +162,7 @@ class MemoryInstrs(Walk):
             loc=ins.loc,
         )
         self.token = tok
-        self.bind(("var", ins.result), old)
+        self.bind(ins.result, old)
 
     def _atomiccell(self, ins: AtomicCell) -> None:
         value = self.value(ins.value)
@@ -194,7 +203,7 @@ class MemoryInstrs(Walk):
                 segments=(1, len(index), 1),
                 loc=ins.loc,
             )
-            self.bind(("var", ins.result), tile)
+            self.bind(ins.result, tile)
             return
         value = self.value(ins.value)
         (self.token,) = self.emit(
@@ -215,7 +224,7 @@ class MemoryInstrs(Walk):
             {"num_elem": ins.count, "alignment": ins.alignment, "global_": ins.global_},
             loc=ins.loc,
         )
-        self.bind(("var", ins.result), ptr)
+        self.bind(ins.result, ptr)
 
     def _tokenstep(self, ins: TokenStep) -> None:
         (self.token,) = self.emit(ins.op, [self.token], [TOKEN], loc=ins.loc)

@@ -2,9 +2,10 @@
 
 :class:`tileir.lower.addressing.Addressing` and :class:`tileir.lower.memory.MemoryInstrs`
 are mixins of :class:`tileir.lower.lowering._Lowering`: they call its plumbing (``emit``,
-``emit1``, ``value``, ``lookup``, ``bind``, ``bind_local``) and read its state (the program,
-the entry's parameters, the current token).  :class:`Walk` declares those, and only the checker sees it as their
-base (``if TYPE_CHECKING``); at run time they derive from ``object``, as before.
+``emit_exact``, ``emit1``, ``value``, ``lookup``, ``bind``, ``bind_local``) and read its
+state (the program, the entry's parameters, the current token).  :class:`Walk` declares
+those, and only the checker sees it as their base (``if TYPE_CHECKING``); at run time they
+derive from ``object``, as before.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Walk:
     params: tuple[Value, ...]
     #: ``(parameter index, dimension)`` of a DYN_DIM extent -> the entry parameter holding it
     extent_values: dict[tuple[int, int], Value]
+    #: what is shared within the block being written only (see ``bind_local``)
+    local: dict[Hashable, Any]
     #: the current token of the memory chain
     token: Value
     #: a guarded parameter (tileir.lower.guards) -> the entry position of its element count
@@ -47,6 +50,17 @@ class Walk:
         regions: Iterable[Block] = (),
         segments: Optional[Sequence[int]] = None,
         loc: Optional[Loc] = None,
+    ) -> tuple[Value, ...]: ...
+
+    @abstractmethod
+    def emit_exact(
+        self,
+        name: str,
+        operands: tuple[Value, ...],
+        result_types: tuple[Type, ...],
+        attrs: AttrMap,
+        segments: Optional[tuple[int, ...]],
+        loc: Optional[Loc],
     ) -> tuple[Value, ...]: ...
 
     @abstractmethod
