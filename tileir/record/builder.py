@@ -32,7 +32,8 @@ from attrs import fields as attrs_fields
 from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
-from tileir.ir.memo import memo_table
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Loc, freeze_attrs
 from tileir.record.dropped import check_generator
 from tileir.record.effect import Effect
@@ -88,7 +89,21 @@ class Builder:
     def var(
         self, ident: int, ttype: TileType, loc: Optional[Loc] = None, lanes: tuple = ()
     ) -> Tile:
-        return make_tile("var", (), freeze_attrs({"id": ident}), ttype, loc, lanes)
+        return make_tile("var", (), var_attrs(ident), ttype, loc, lanes)
+
+
+def var_attrs(ident: int) -> AttrMap:
+    """The attributes of the ``var`` tile of value ``ident``: ``freeze_attrs({"id": ident})``,
+    kept per id (every recording numbers its values from 0, so the same few ids recur)."""
+    found = _VAR_ATTRS.get(ident)
+    if found is None:
+        found = remember(_VAR_ATTRS, ident, freeze_attrs({"id": ident}), _MAX_VAR_ATTRS)
+    return found
+
+
+#: value id -> the attributes of its ``var`` tile: a memo of a pure function of an int
+_VAR_ATTRS: dict[int, AttrMap] = memo_table("record.builder: var attributes")
+_MAX_VAR_ATTRS = 4096
 
 
 @frozen
@@ -158,11 +173,31 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
         return builder, produced
     check_generator(produced)  # an effect made and thrown away is refused here
     value: Any = None
+    # the builder's fields, as locals: an Emit (almost every effect) is applied here, as
+    # Emit.apply would, without a Builder made per effect; any other effect gets the
+    # Builder they make, and hands back the one it leaves
+    kernel, params, instrs, next_id, loops = (
+        builder.kernel,
+        builder.params,
+        builder.instrs,
+        builder.next_id,
+        builder.loops,
+    )
     while True:
         try:
             effect = produced.send(value)
         except StopIteration as stop:
-            return builder, stop.value
+            return Builder(kernel, params, instrs, next_id, loops), stop.value
+        if type(effect) is Emit:
+            ttype = effect.type
+            if ttype is None:
+                instrs = instrs.append(effect.template)
+                value = None
+            else:
+                instrs = instrs.append(_with_result(effect.template, next_id))
+                value = make_tile("var", (), var_attrs(next_id), ttype, effect.loc, effect.lanes)
+                next_id += 1
+            continue
         if not isinstance(effect, Effect):
             where = _where(produced)
             produced.close()
@@ -188,7 +223,14 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
                 op="yield",
                 where=where,
             )
-        builder, value = effect.apply(builder)
+        builder, value = effect.apply(Builder(kernel, params, instrs, next_id, loops))
+        kernel, params, instrs, next_id, loops = (
+            builder.kernel,
+            builder.params,
+            builder.instrs,
+            builder.next_id,
+            builder.loops,
+        )
 
 
 def _where(gen: GeneratorType) -> Optional[str]:

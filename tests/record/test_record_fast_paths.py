@@ -1,0 +1,93 @@
+"""The recorder's fast paths give what its general paths give, locations and lanes included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from tileir import F32, In, Out, RecordingError, cells, load_cell, store_cell
+from tileir.ir.memo import clear_memos
+from tileir.ir.module import freeze_attrs
+from tileir.kernel import record
+from tileir.kernels import registry
+from tileir.record import builder as builder_module
+from tileir.record.builder import Builder, drive, var_attrs
+
+#: kernels whose bodies use every kind of effect the fast paths meet: loads of ragged cells,
+#: stores, the pointer path, loops and branches, helpers
+KERNELS = ("vadd", "vadd_tail", "softmax", "matmul", "transpose", "histogram", "flash_attn")
+
+
+def _deep(value: Any) -> Any:
+    """``value`` as nested tuples of every field, those outside equality (locations, lanes)
+    included, so two recordings compare wholly."""
+    if attrs.has(type(value)):
+        fields = attrs.fields(type(value))
+        return (type(value).__name__,) + tuple(_deep(getattr(value, f.name)) for f in fields)
+    if isinstance(value, (tuple, list)) or type(value).__name__ == "PVector":
+        return tuple(_deep(v) for v in value)
+    return value
+
+
+class _NoEmit:
+    """Stands for Emit in drive's ``type(effect) is Emit`` test, which then fails for every
+    effect: each one goes through its own ``apply``, with a Builder made per effect."""
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_drive_records_what_each_effects_apply_records(name, monkeypatch):
+    recipe = registry.get(name).build().recipe
+    params = tuple(record(name, recipe.body, *recipe.markers).params)
+    fast, fast_value = drive(Builder(name, params), recipe.body(*params))
+    monkeypatch.setattr(builder_module, "Emit", _NoEmit)
+    general, general_value = drive(Builder(name, params), recipe.body(*params))
+    assert _deep(fast) == _deep(general) and fast_value == general_value
+    assert len(fast.instrs) > 0
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_a_recording_with_warm_memos_is_the_cold_one(name):
+    recipe = registry.get(name).build().recipe
+
+    def again():
+        return record(name, recipe.body, *recipe.markers, hints=recipe.hints)
+
+    clear_memos()
+    cold = again()
+    warm = again()
+    assert _deep(warm) == _deep(cold)
+    # the params of markers recorded before are the ones made then
+    assert warm.params is cold.params
+
+
+def test_var_attrs_are_freeze_attrs_of_the_id():
+    for ident in (0, 1, 7, 4095):
+        assert var_attrs(ident) == freeze_attrs({"id": ident})
+        assert var_attrs(ident) is var_attrs(ident)
+
+
+def _copies(x, out):
+    t = yield load_cell(x)
+    yield store_cell(out, t)
+
+
+def test_known_markers_still_refuse_each_time():
+    good = (In(F32, cells([256], [128])), Out(F32, cells([256], [128])))
+    record("copies", _copies, *good)
+    with pytest.raises(RecordingError, match="must be an identifier"):
+        record("not a name", _copies, *good)
+    with pytest.raises(RecordingError, match="generator function over the parameters"):
+        record("copies", 3, *good)  # type: ignore[arg-type]
+
+    def drops_its_store(x, out):
+        yield load_cell(x)
+
+    with pytest.raises(RecordingError, match="nothing writes parameter 1"):
+        record("drops", drops_its_store, *good)
+    # markers whose grids disagree are refused on every call (a refusal is never kept)
+    bad = (In(F32, cells([512], [128])), Out(F32, cells([256], [128])))
+    for _ in range(2):
+        with pytest.raises(RecordingError, match="grid axis 0"):
+            record("copies", _copies, *bad)
