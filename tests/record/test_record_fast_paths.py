@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import attrs
@@ -13,7 +14,9 @@ from tileir.ir.module import freeze_attrs
 from tileir.kernel import record
 from tileir.kernels import registry
 from tileir.record import builder as builder_module
+from tileir.record import tile as tile_module
 from tileir.record.builder import Builder, drive, var_attrs
+from tileir.record.source import CALLER, user_loc
 
 #: kernels whose bodies use every kind of effect the fast paths meet: loads of ragged cells,
 #: stores, the pointer path, loops and branches, helpers
@@ -91,3 +94,42 @@ def test_known_markers_still_refuse_each_time():
     for _ in range(2):
         with pytest.raises(RecordingError, match="grid axis 0"):
             record("copies", _copies, *bad)
+
+
+def test_user_loc_from_the_caller_is_user_locs_answer():
+    # a function of tileir's own (compiled as tile.py's) asks both ways: its own frame is
+    # tileir's, so starting at its caller changes nothing
+    namespace = {"user_loc": user_loc, "CALLER": CALLER}
+    source = "def asks():\n    return user_loc(), user_loc(CALLER)\n"
+    exec(compile(source, tile_module.__file__, "exec"), namespace)
+    plain, from_caller = namespace["asks"]()
+    assert plain == from_caller and plain is not None and plain.file == __file__
+
+
+def _traced(run):
+    """``run()`` with a line and opcode tracer on (as coverage and debuggers run code)."""
+
+    def tracer(frame, event, arg):
+        frame.f_trace_opcodes = True
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        return run()
+    finally:
+        sys.settrace(None)
+
+
+@pytest.mark.parametrize("name", ("row_softmax", "flash_attn"))
+def test_locations_under_a_tracer_are_the_untraced_ones(name):
+    # the locations are kept per code object and instruction: the line a traced frame
+    # reports must be the one the line table gives for that instruction
+    recipe = registry.get(name).build().recipe
+
+    def again():
+        return record(name, recipe.body, *recipe.markers, hints=recipe.hints)
+
+    clear_memos()
+    traced = _traced(again)
+    clear_memos()
+    assert _deep(again()) == _deep(traced)

@@ -41,7 +41,7 @@ from tileir.record.program import (
     Together,
     TokenStep,
 )
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, refuse
 from tileir.types import I1, I32, TileType
 
@@ -240,7 +240,7 @@ def for_range(
     """
     init_values = _as_values(init, "init", "for")
     lo, hi, st = (index_tile(v, "for") for v in (lower, upper, step))
-    return _ForRange(lo, hi, st, body, init_values, init, user_loc(), bool(unsigned))
+    return _ForRange(lo, hi, st, body, init_values, init, user_loc(CALLER), bool(unsigned))
 
 
 def _breaks(body: Sequence[Instr]) -> list[Exit]:
@@ -308,7 +308,7 @@ def loop(body: Callable[..., Any], init: Values = None) -> Effect:
     ``continue_(*next_carried)`` (or a plain return of the next values) until a
     ``break_(*results)``, usually returned from an ``if_`` branch; the yield answers the
     results (a tile, a tuple, or None)."""
-    return _Loop(body, _as_values(init, "init", "loop"), user_loc())
+    return _Loop(body, _as_values(init, "init", "loop"), user_loc(CALLER))
 
 
 @frozen
@@ -375,20 +375,20 @@ def if_(cond: Tile, then: Callable[[], Any], else_: Optional[Callable[[], Any]] 
             "if",
             f"the condition must be a rank-0 i1 tile (a comparison of rank-0 tiles), got {what}",
         )
-    return _If(cond, then, else_, user_loc())
+    return _If(cond, then, else_, user_loc(CALLER))
 
 
 def assert_(cond: Tile, message: str) -> Effect:
     """Fail the kernel with ``message`` where ``cond`` (an i1 tile) is false (yield it)."""
     if not isinstance(cond, Tile) or cond.format != I1:
         raise refuse("assert", f"the condition must be an i1 tile, got {cond!r}")
-    return Emit("assert", Assert(cond, str(message), user_loc()), None, user_loc())
+    return Emit("assert", Assert(cond, str(message), user_loc(CALLER)), None, user_loc(CALLER))
 
 
 def print_(fmt: str, *args: TileLike) -> Effect:
     """Print from the device with a printf-like ``fmt`` (yield it)."""
     values = tuple(as_tile(a, None, "print_tko") for a in args)
-    return Emit("print_tko", Print(str(fmt), values, user_loc()), None, user_loc())
+    return Emit("print_tko", Print(str(fmt), values, user_loc(CALLER)), None, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- the token chain
@@ -422,21 +422,26 @@ def together(*effects: Effect) -> Effect:
                 f"together() takes effects (load_cell, store, ...); argument {i} is {e!r}",
                 user_loc(),
             )
-    return _Together(tuple(effects), user_loc())
+    return _Together(tuple(effects), user_loc(CALLER))
 
 
 def alias_fence() -> Effect:
     """Order the memory operations before it against those after it, also through views that
     may alias one another (``memory_fence_alias_tko``, 13.4) (yield it)."""
     return Emit(
-        "memory_fence_alias_tko", TokenStep("memory_fence_alias_tko", user_loc()), None, user_loc()
+        "memory_fence_alias_tko",
+        TokenStep("memory_fence_alias_tko", user_loc(CALLER)),
+        None,
+        user_loc(CALLER),
     )
 
 
 def grid_dependency_wait() -> Effect:
     """Wait until the kernel this one depends on (programmatic dependent launch) has finished
     and its memory is visible (``gdc_wait_tko``, 13.4) (yield it)."""
-    return Emit("gdc_wait_tko", TokenStep("gdc_wait_tko", user_loc()), None, user_loc())
+    return Emit(
+        "gdc_wait_tko", TokenStep("gdc_wait_tko", user_loc(CALLER)), None, user_loc(CALLER)
+    )
 
 
 def launch_dependents() -> Effect:
@@ -444,7 +449,7 @@ def launch_dependents() -> Effect:
     it); this does not make this kernel's writes visible to it."""
     return Emit(
         "gdc_launch_dependents_tko",
-        TokenStep("gdc_launch_dependents_tko", user_loc()),
+        TokenStep("gdc_launch_dependents_tko", user_loc(CALLER)),
         None,
         user_loc(),
     )

@@ -40,7 +40,7 @@ from tileir.record.program import (
     Store,
     StorePtr,
 )
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Number, Tile, TileLike, as_tile, constant, refuse
 from tileir.shape_rules import RuleError, check_write, widen_many
 from tileir.types import I1, I32, Format, PointerType, TileType, _all_ints, canonical_tile_type
@@ -308,7 +308,7 @@ def store_sub(p: Param, value: Tile, at: Sequence[Index], **options: Any) -> Eff
         index.append(base * per_cell + index_tile(at[d], "store_sub") if per_cell > 1 else base)
     view = Cells(c.extent, value.shape, c.along, c.pad)
     acc = access("store", "store_sub", n_index=len(index), **options)
-    loc = user_loc()
+    loc = user_loc(CALLER)
     return Emit("store_view_tko", Store(p.index, view, tuple(index), value, loc, acc), None, loc)
 
 
@@ -471,7 +471,7 @@ def load(
     pad = constant(padding, fmt, lanes) if m is not None else None
     acc = access("load", "load_ptr_tko", pointer=True, **options)
     ttype = TileType(lanes, fmt)
-    loc = user_loc()
+    loc = user_loc(CALLER)
     return Emit("load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, loc, acc), ttype, loc)
 
 

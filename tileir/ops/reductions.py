@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence, Union, overload
 from tileir.ir.module import ScalarAttr
 from tileir.ops.elementwise import compare
 from tileir.ops.shape import broadcast, iota, reshape, where
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import (
     Dims,
     Number,
@@ -125,7 +125,7 @@ def _named_one(combiner: str, t: Tile, dim: int, keepdims: bool) -> Tile:
         (t,),
         {"dim": d, "combiner": combiner, "identity": identity},
         t.type.with_shape(shape),
-        user_loc(),
+        user_loc(CALLER),
     )
     if keepdims:
         r = Tile("reshape", (r,), {}, t.type.with_shape(reduce_shape(t.shape, d, True)), r.loc)
@@ -289,7 +289,11 @@ def reduce(
     shape = reduce_shape(xs[0].shape, d, False)
     types = [x.type.with_shape(shape) for x in xs]
     node = Tile(
-        "reduce", xs, {"dim": d, "identities": idents, "region": region}, types[0], user_loc()
+        "reduce",
+        xs,
+        {"dim": d, "identities": idents, "region": region},
+        types[0],
+        user_loc(CALLER),
     )
     out = _results(node, types)
     if keepdims:

@@ -19,7 +19,7 @@ from typing import Optional, Sequence, Union
 from tileir.ir.module import Bounded, DivBy, SameElements, freeze_attrs
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import (
     Number,
     Tile,
@@ -138,7 +138,7 @@ def scalar(p: Param) -> Tile:
         raise refuse("scalar", f"{p.describe()} is a buffer; scalar() reads a Scalar parameter")
     if p.value is not None:  # fixed when recorded (tileir.compose.specialize): a constant
         return constant(p.value, p.format, ())
-    return Tile("param", (), {"index": p.index}, TileType((), p.format), user_loc())
+    return Tile("param", (), {"index": p.index}, TileType((), p.format), user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- construction
@@ -169,7 +169,7 @@ def iota(n: int, fmt: Format = I32) -> Tile:
     check_shape((n,), "iota")
     if not isinstance(fmt, Format) or fmt.name not in ("i8", "i16", "i32", "i64"):
         raise refuse("iota", f"iota makes i8, i16, i32 or i64 tiles, not {fmt}", user_loc())
-    return Tile("iota", (), {}, TileType((n,), fmt), user_loc())
+    return Tile("iota", (), {}, TileType((n,), fmt), user_loc(CALLER))
 
 
 arange = iota
@@ -201,7 +201,7 @@ def reshape(t: Tile, shape: Sequence[int]) -> Tile:
         raise refuse("reshape", f"{t.type} has {t.type.size} elements and {list(shape)} holds {n}")
     if shape == t.shape:
         return t
-    return Tile("reshape", (t,), {}, t.type.with_shape(shape), user_loc())
+    return Tile("reshape", (t,), {}, t.type.with_shape(shape), user_loc(CALLER))
 
 
 def permute(t: Tile, permutation: Sequence[int]) -> Tile:
@@ -239,7 +239,7 @@ def cat(lhs: Tile, rhs: Tile, dim: int = 0) -> Tile:
     d = dim % lhs.rank
     shape = tuple(a + b if i == d else a for i, (a, b) in enumerate(zip(lhs.shape, rhs.shape)))
     check_shape(shape, "cat")
-    return Tile("cat", (lhs, rhs), {"dim": d}, lhs.type.with_shape(shape), user_loc())
+    return Tile("cat", (lhs, rhs), {"dim": d}, lhs.type.with_shape(shape), user_loc(CALLER))
 
 
 def _block_index(index: Sequence[Index], rank: int, op: str, what: str) -> tuple[Tile, ...]:
@@ -267,7 +267,7 @@ def extract(source: Tile, index: Sequence[Index], shape: Sequence[int]) -> Tile:
             user_loc(),
         )
     idx = _block_index(index, source.rank, "extract", str(source.type))
-    return Tile("extract", (source, *idx), {}, source.type.with_shape(shape), user_loc())
+    return Tile("extract", (source, *idx), {}, source.type.with_shape(shape), user_loc(CALLER))
 
 
 def insert(dest: Tile, piece: Tile, index: Sequence[Index]) -> Tile:
@@ -286,7 +286,7 @@ def insert(dest: Tile, piece: Tile, index: Sequence[Index]) -> Tile:
             user_loc(),
         )
     idx = _block_index(index, dest.rank, "insert", str(dest.type))
-    return Tile("insert", (piece, dest, *idx), {}, dest.type, user_loc())
+    return Tile("insert", (piece, dest, *idx), {}, dest.type, user_loc(CALLER))
 
 
 def where(mask: Tile, if_true: TileLike, if_false: TileLike) -> Tile:
@@ -305,7 +305,7 @@ def where(mask: Tile, if_true: TileLike, if_false: TileLike) -> Tile:
     except RuleError as err:
         raise refuse("select", f"mask {mask.type}, values {a.type} and {b.type}: {err}") from None
     mask, a, b = (broadcast(x, shape) if x.shape != shape else x for x in (mask, a, b))
-    return Tile("select", (mask, a, b), {}, a.type, user_loc())
+    return Tile("select", (mask, a, b), {}, a.type, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- mma
@@ -364,7 +364,7 @@ def mma(
         if signed is not True:
             raise refuse(op, "signed is for i8 products (mmai)", user_loc())
         attrs_ = {"fast_acc": bool(fast_acc)}
-    return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc())
+    return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc(CALLER))
 
 
 def matmul(a: Tile, b: Tile) -> Tile:
@@ -457,7 +457,7 @@ def mma_scaled(a: Tile, b: Tile, acc: TileLike, a_scale: Tile, b_scale: Tile) ->
         raise refuse(
             op, f"{types}: blocks of {a.shape[1] // blocks} along K; {_scaled_table()}", user_loc()
         )
-    return Tile(op, (a, b, acc, a_scale, b_scale), {}, acc.type, user_loc())
+    return Tile(op, (a, b, acc, a_scale, b_scale), {}, acc.type, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- assume
@@ -465,7 +465,7 @@ def mma_scaled(a: Tile, b: Tile, acc: TileLike, a_scale: Tile, b_scale: Tile) ->
 
 def _assumed(x: TileLike, predicate: Union[DivBy, Bounded, SameElements], what: str) -> Tile:
     x = as_tile(x, None, "assume")
-    return Tile("assume", (x,), {"predicate": predicate}, x.type, user_loc())
+    return Tile("assume", (x,), {"predicate": predicate}, x.type, user_loc(CALLER))
 
 
 def assume_div_by(

@@ -36,7 +36,7 @@ from tileir.ir.module import AS_TUPLE, EMPTY_ATTRS, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
 from tileir.ir.signatures import attr_defaults
 from tileir.record.effect import not_a_tile_hint
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.shape_rules import RuleError, normalize_dim, widen_shapes
 from tileir.types import (
     F32,
@@ -366,7 +366,7 @@ class Tile:
             (self,),
             {"permutation": (1, 0)},
             self.type.with_shape(self.shape[::-1]),
-            user_loc(),
+            user_loc(CALLER),
         )
 
     def reshape(self, shape: Sequence[int]) -> "Tile":
@@ -484,7 +484,7 @@ def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Lo
                 made = _new_constant(value, fmt, shape, loc)
                 remember(_CONSTANTS, key, (made.type, made.attrs), _MAX_CONSTANTS)
                 return made
-            return make_tile("constant", (), found[1], found[0], loc or user_loc())
+            return make_tile("constant", (), found[1], found[0], loc or user_loc(CALLER))
     return _new_constant(value, fmt, shape, loc)
 
 
@@ -507,7 +507,7 @@ def _new_constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optiona
         lo, hi = int_value_range(fmt)
         if not lo <= int(value) <= hi:
             raise refuse("constant", f"{value!r} does not fit {fmt} (from {lo} to {hi})")
-    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc())
+    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc(CALLER))
 
 
 def _format_for_number(value: Number, like: Optional[Tile]) -> Format:
@@ -669,7 +669,7 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     lhs_tile = isinstance(lhs, Tile)
     if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
-    loc = user_loc()  # one look for the op and the constant a number becomes
+    loc = user_loc(CALLER)  # one look for the op and the constant a number becomes
     if not attrs_:
         # one format, one that arithmetic computes on, no attribute: every check of the
         # general path below passes, so the tile is made at once
@@ -794,7 +794,7 @@ def unary(kind: str, x: TileLike, **attrs_: Any) -> Tile:
                 op, f"`{op}` takes a float tile, got {x.type}; convert with .to(F32)", user_loc()
             )
     _arith_format(op, x.type)
-    return Tile(op, (x,), drop_defaults(op, attrs_), x.type, user_loc())
+    return Tile(op, (x,), drop_defaults(op, attrs_), x.type, user_loc(CALLER))
 
 
 def compare(
@@ -806,7 +806,7 @@ def compare(
     lhs_tile = isinstance(lhs, Tile)
     if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
-    loc = user_loc()  # one look for the op and the constant a number becomes
+    loc = user_loc(CALLER)  # one look for the op and the constant a number becomes
     tile: Tile = lhs if lhs_tile else rhs  # type: ignore[assignment]
     fmt = tile.type.element
     if type(fmt) is Format and type(signed) is bool:
