@@ -42,8 +42,11 @@ class _NoEmit:
 @pytest.mark.parametrize("name", KERNELS)
 def test_drive_records_what_each_effects_apply_records(name, monkeypatch):
     recipe = registry.get(name).build().recipe
-    params = tuple(record(name, recipe.body, *recipe.markers).params)
+    program = record(name, recipe.body, *recipe.markers)
+    params = tuple(program.params)
     fast, fast_value = drive(Builder(name, params), recipe.body(*params))
+    # record drives the Builder's fields (drive_state) and keeps only the instructions
+    assert _deep(program.body) == _deep(fast.instrs)
     monkeypatch.setattr(builder_module, "Emit", _NoEmit)
     general, general_value = drive(Builder(name, params), recipe.body(*params))
     assert _deep(fast) == _deep(general) and fast_value == general_value

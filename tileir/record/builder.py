@@ -42,7 +42,7 @@ from tileir.record.program import Instr
 from tileir.record.tile import Tile, make_tile
 from tileir.types import TileType
 
-__all__ = ["Builder", "Effect", "Emit", "drive"]
+__all__ = ["Builder", "BuilderState", "Effect", "Emit", "drive", "drive_state"]
 
 
 #: A loop enclosing what is being recorded: its kind (``"for"`` or ``"loop"``) and the types
@@ -171,23 +171,32 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     """
     if not isinstance(produced, GeneratorType):  # what inspect.isgenerator asks
         return builder, produced
+    state, value = drive_state(
+        (builder.kernel, builder.params, builder.instrs, builder.next_id, builder.loops),
+        produced,
+    )
+    return Builder(*state), value
+
+
+#: A Builder's fields, in its constructor's order: what :func:`drive_state` threads.
+BuilderState = tuple[str, tuple[Param, ...], PVector[Instr], int, tuple[LoopScope, ...]]
+
+
+def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[BuilderState, Any]:
+    """:func:`drive` for a generator, on a Builder's fields (``Builder(*state)`` is the
+    builder): the recording state after the body, and its value.  ``trace`` asks this
+    directly, needing only the instructions."""
     check_generator(produced)  # an effect made and thrown away is refused here
     value: Any = None
     # the builder's fields, as locals: an Emit (almost every effect) is applied here, as
     # Emit.apply would, without a Builder made per effect; any other effect gets the
     # Builder they make, and hands back the one it leaves
-    kernel, params, instrs, next_id, loops = (
-        builder.kernel,
-        builder.params,
-        builder.instrs,
-        builder.next_id,
-        builder.loops,
-    )
+    kernel, params, instrs, next_id, loops = state
     while True:
         try:
             effect = produced.send(value)
         except StopIteration as stop:
-            return Builder(kernel, params, instrs, next_id, loops), stop.value
+            return (kernel, params, instrs, next_id, loops), stop.value
         if type(effect) is Emit:
             ttype = effect.type
             if ttype is None:
@@ -199,30 +208,7 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
                 next_id += 1
             continue
         if not isinstance(effect, Effect):
-            where = _where(produced)
-            produced.close()
-            if type(effect).__name__ == "LoopExit":
-                raise RecordingError(
-                    f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
-                    f"the loop body or from an if_ branch",
-                    op=effect.kind,
-                    where=where,
-                )
-            if isinstance(effect, GeneratorType):
-                name = getattr(effect, "__name__", "helper")
-                raise RecordingError(
-                    f"the body yielded a call of `{name}`, a helper that has effects (a "
-                    f"generator); call it with `yield from`: `x = yield from {name}(...)`",
-                    op="yield",
-                    where=where,
-                )
-            what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"
-            raise RecordingError(
-                f"the body yielded {what}; a kernel body yields effects (load_cell, store_cell, "
-                f"for_range ...), and computes tiles without yield",
-                op="yield",
-                where=where,
-            )
+            raise _not_an_effect(produced, effect)
         builder, value = effect.apply(Builder(kernel, params, instrs, next_id, loops))
         kernel, params, instrs, next_id, loops = (
             builder.kernel,
@@ -231,6 +217,34 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
             builder.next_id,
             builder.loops,
         )
+
+
+def _not_an_effect(produced: GeneratorType, effect: object) -> RecordingError:
+    """The refusal of a body that yielded ``effect``, not an Effect (the body is closed)."""
+    where = _where(produced)
+    produced.close()
+    if type(effect).__name__ == "LoopExit":
+        return RecordingError(
+            f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
+            f"the loop body or from an if_ branch",
+            op=effect.kind,  # type: ignore[attr-defined]
+            where=where,
+        )
+    if isinstance(effect, GeneratorType):
+        name = getattr(effect, "__name__", "helper")
+        return RecordingError(
+            f"the body yielded a call of `{name}`, a helper that has effects (a "
+            f"generator); call it with `yield from`: `x = yield from {name}(...)`",
+            op="yield",
+            where=where,
+        )
+    what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"
+    return RecordingError(
+        f"the body yielded {what}; a kernel body yields effects (load_cell, store_cell, "
+        f"for_range ...), and computes tiles without yield",
+        op="yield",
+        where=where,
+    )
 
 
 def _where(gen: GeneratorType) -> Optional[str]:
