@@ -37,7 +37,7 @@ from tileir.lower.guards import guarded_params, static_reach
 from tileir.record.builder import drive_state
 from tileir.record.convention import trace_params
 from tileir.record.markers import Marker, Out, Param
-from tileir.record.program import Instr, Program, Store
+from tileir.record.program import Instr, Program, Store, make_program
 from tileir.record.source import code_loc, user_loc
 from tileir.record.writes import written_params
 from tileir.shape_rules import RuleError, check_cells_agree, grid_of
@@ -321,7 +321,7 @@ def record(
         )
     instrs = state[2]
     _check_outs_written(name, body, params, instrs, outs_to_write)
-    return Program(name, params, tuple(instrs), grid, _body_loc(body), entry, bool(checked))
+    return make_program(name, params, tuple(instrs), grid, _body_loc(body), entry, bool(checked))
 
 
 #: the ids of a record's markers -> (the markers, their params, the grid they make, the Outs

@@ -35,8 +35,8 @@ def _deep(value: Any) -> Any:
 
 
 class _NoEmit:
-    """Stands for Emit in drive's ``type(effect) is Emit`` test, which then fails for every
-    effect: each one goes through its own ``apply``, with a Builder made per effect."""
+    """Stands for Emit in drive's ``type(effect) is _DRIVE_APPLIES`` test, which then fails for
+    every effect: each one goes through its own ``apply``, with a Builder made per effect."""
 
 
 @pytest.mark.parametrize("name", KERNELS)
@@ -47,7 +47,7 @@ def test_drive_records_what_each_effects_apply_records(name, monkeypatch):
     fast, fast_value = drive(Builder(name, params), recipe.body(*params))
     # record drives the Builder's fields (drive_state) and keeps only the instructions
     assert _deep(program.body) == _deep(fast.instrs)
-    monkeypatch.setattr(builder_module, "Emit", _NoEmit)
+    monkeypatch.setattr(builder_module, "_DRIVE_APPLIES", _NoEmit)
     general, general_value = drive(Builder(name, params), recipe.body(*params))
     assert _deep(fast) == _deep(general) and fast_value == general_value
     assert len(fast.instrs) > 0
@@ -136,3 +136,14 @@ def test_locations_under_a_tracer_are_the_untraced_ones(name):
     traced = _traced(again)
     clear_memos()
     assert _deep(again()) == _deep(traced)
+
+
+def test_an_instruction_with_its_result_is_evolves_answer():
+    from tileir.record.builder import _with_result
+
+    recipe = registry.get("vadd_tail").build().recipe
+    program = record("vadd_tail", recipe.body, *recipe.markers)
+    for ins in program.body:
+        if hasattr(ins, "result"):
+            fast, made = _with_result(ins, 41), attrs.evolve(ins, result=41)
+            assert type(fast) is type(made) and _deep(fast) == _deep(made)

@@ -28,17 +28,18 @@ from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
 from tileir.ops.lanes import cell_lanes
 from tileir.ops.shape import broadcast, index_tile, iota, reshape
-from tileir.record.builder import Effect, Emit
+from tileir.record.builder import Effect, Emit, make_emit
 from tileir.record.markers import FREE_AXIS, Cells, Param
 from tileir.record.program import (
     Access,
     Atomic,
     AtomicCas,
     Base,
-    Load,
     LoadPtr,
     Store,
     StorePtr,
+    make_load,
+    make_store,
 )
 from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Number, Tile, TileLike, as_tile, constant, refuse
@@ -209,7 +210,8 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     # load_cell's or load_at's caller (both of them tileir's own)
     loc = user_loc(3)
     lanes = cell_lanes(p, c, idx) if c.ragged else ()
-    return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc, lanes)
+    load = make_load(-1, p.index, c, idx, ttype, loc, acc)
+    return make_emit("load_view_tko", load, ttype, loc, lanes)
 
 
 def load_cell(p: Param, **options: Any) -> Effect:
@@ -279,7 +281,8 @@ def store_cell(p: Param, value: TileLike, **options: Any) -> Effect:
     idx = cell_index(p, (), "store_cell")
     acc = access("store", "store_cell", n_index=len(idx), **options) if options else _WEAK
     loc = user_loc(2)  # the same frame (and so location) for the instruction and its effect
-    return Emit("store_view_tko", Store(p.index, c, idx, value, loc, acc), None, loc)
+    store = make_store(p.index, c, idx, value, loc, acc)
+    return make_emit("store_view_tko", store, None, loc, ())
 
 
 def store_sub(p: Param, value: Tile, at: Sequence[Index], **options: Any) -> Effect:

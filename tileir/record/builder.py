@@ -38,11 +38,11 @@ from tileir.ir.module import Loc, freeze_attrs
 from tileir.record.dropped import check_generator
 from tileir.record.effect import Effect
 from tileir.record.markers import Param
-from tileir.record.program import Instr
+from tileir.record.program import Instr, Load, make_load
 from tileir.record.tile import Tile, make_tile
 from tileir.types import TileType
 
-__all__ = ["Builder", "BuilderState", "Effect", "Emit", "drive", "drive_state"]
+__all__ = ["Builder", "BuilderState", "Effect", "Emit", "drive", "drive_state", "make_emit"]
 
 
 #: A loop enclosing what is being recorded: its kind (``"for"`` or ``"loop"``) and the types
@@ -134,6 +134,28 @@ class Emit(Effect):
         return builder, builder.var(rid, self.type, self.loc, self.lanes)
 
 
+_new_object = object.__new__
+_EMIT_SLOTS = tuple(
+    getattr(Emit, name).__set__ for name in ("op", "template", "type", "loc", "lanes")
+)
+
+
+def make_emit(
+    op: str, template: Instr, type: Optional[TileType], loc: Optional[Loc], lanes: tuple
+) -> Emit:
+    """``Emit(op, template, type, loc, lanes)``, made as the recorder's trusted constructors
+    make theirs (the loads and stores of cells make one each): field for field the
+    constructor's object."""
+    s_op, s_template, s_type, s_loc, s_lanes = _EMIT_SLOTS
+    effect = _new_object(Emit)
+    s_op(effect, op)
+    s_template(effect, template)
+    s_type(effect, type)
+    s_loc(effect, loc)
+    s_lanes(effect, lanes)
+    return effect
+
+
 def _with_result(template: Any, rid: int) -> Instr:
     """``attrs.evolve(template, result=rid)``, by position where the class allows it
     (``template``: an instruction that makes a value, so has a ``result`` field)."""
@@ -144,23 +166,27 @@ def _with_result(template: Any, rid: int) -> Instr:
         plain = all(f.init and not f.kw_only and f.alias == f.name for f in fields)
         names = [f.name for f in fields]
         how = _REBUILD[cls] = (
-            (attrgetter(*names), names.index("result"))
+            (attrgetter(*names), names.index("result"), _TRUSTED_MAKERS.get(cls, cls))
             if plain and "result" in names and len(names) > 1
             else False
         )
     if how is False:
         return evolve(template, result=rid)
-    getter, at = how
+    getter, at, make = how
     values = list(getter(template))
     values[at] = rid
-    return cls(*values)
+    return make(*values)
 
 
-# instruction class -> (a getter of all its fields, the position of ``result``), or False to
-# use attrs.evolve: a memo of a pure function of the (attrs) class
-_REBUILD: dict[type, Union[tuple[Callable[[Any], Any], int], Literal[False]]] = memo_table(
-    "record.builder: instruction rebuilders"
-)
+# the trusted constructors of instruction classes (their fields taken from an instruction
+# of the class, so already converted): the class itself for the others
+_TRUSTED_MAKERS: dict[type, Callable[..., Any]] = {Load: make_load}
+
+# instruction class -> (a getter of all its fields, the position of ``result``, what makes
+# one), or False to use attrs.evolve: a memo of a pure function of the (attrs) class
+_REBUILD: dict[
+    type, Union[tuple[Callable[[Any], Any], int, Callable[..., Any]], Literal[False]]
+] = memo_table("record.builder: instruction rebuilders")
 
 
 def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
@@ -177,6 +203,10 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     )
     return Builder(*state), value
 
+
+#: the effect class drive_state applies itself (a test swaps it out to check the fast path
+#: against each effect's own apply)
+_DRIVE_APPLIES = Emit
 
 #: A Builder's fields, in its constructor's order: what :func:`drive_state` threads.
 BuilderState = tuple[str, tuple[Param, ...], PVector[Instr], int, tuple[LoopScope, ...]]
@@ -197,7 +227,7 @@ def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[BuilderSt
             effect = produced.send(value)
         except StopIteration as stop:
             return (kernel, params, instrs, next_id, loops), stop.value
-        if type(effect) is Emit:
+        if type(effect) is _DRIVE_APPLIES:
             ttype = effect.type
             if ttype is None:
                 instrs = instrs.append(effect.template)
