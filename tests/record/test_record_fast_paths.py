@@ -147,3 +147,19 @@ def test_an_instruction_with_its_result_is_evolves_answer():
         if hasattr(ins, "result"):
             fast, made = _with_result(ins, 41), attrs.evolve(ins, result=41)
             assert type(fast) is type(made) and _deep(fast) == _deep(made)
+
+
+def test_a_named_reductions_attributes_are_its_frozen_dict():
+    from tileir.ops.reductions import _named_attrs
+    from tileir.record.tile import float_identity
+    from tileir.types import BF16, F32, I8, I32
+
+    for combiner in ("sum", "max", "min", "prod"):
+        for fmt in (F32, BF16, I32, I8):
+            for d in (0, 1):
+                made = freeze_attrs(
+                    {"dim": d, "combiner": combiner, "identity": float_identity(combiner, fmt)}
+                )
+                kept = _named_attrs(combiner, d, fmt)
+                assert kept == made and list(kept.items()) == list(made.items())
+                assert [type(v) for v in kept.values()] == [type(v) for v in made.values()]

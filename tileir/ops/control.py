@@ -166,7 +166,7 @@ def _checked_yields(
             loc,
         )
     for k, (y, c) in enumerate(zip(yields, carried)):
-        if y.type != c.type:
+        if y.type is not c.type and y.type != c.type:  # (most types are one shared object)
             raise refuse(
                 "for",
                 f"carried value {k} starts as {c.type} and the body returns "

@@ -246,16 +246,17 @@ def load_at(p: Param, index: Sequence[Index], **options: Any) -> Effect:
 def _check_store_value(p: Param, t: TileLike, shape: tuple[int, ...], op: str) -> Tile:
     if not isinstance(t, Tile):
         t = constant(t, p.format, ())
-    if t.format != p.format:
+    fmt = t.type.element
+    if fmt is not p.format and fmt != p.format:  # (most formats are one shared object)
         raise refuse(
             op,
             f"value is {t.type} and {p.describe()} holds {p.format}; convert it "
             f"with .to({p.format})",
             user_loc(),
         )
-    if t.rank == 0:
+    if not t.type.shape:  # rank 0
         t = broadcast(t, shape)
-    if t.shape != tuple(shape):
+    if t.type.shape != tuple(shape):
         raise refuse(
             op,
             f"value is {t.type}, and a cell of {p.describe()} is {TileType(shape, p.format)}",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.ir.module import Bounded, DivBy, SameElements, freeze_attrs
+from tileir.ir.module import EMPTY_ATTRS, Bounded, DivBy, SameElements, freeze_attrs
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
 from tileir.record.source import CALLER, user_loc
@@ -76,9 +76,10 @@ def index_tile(i: Index, op: str) -> Tile:
     if type(i) is int:  # (the constant refuses an int outside i32, as as_tile's would)
         return _constant(i, I32, (), None)
     t = as_tile(i, None, op)
-    if t.rank != 0 or not isinstance(t.format, Format) or not t.format.is_int:
+    fmt = t.type.element
+    if t.type.shape or not isinstance(fmt, Format) or not fmt.is_int:
         raise refuse(op, f"an index is a rank-0 integer tile or an int, got {t.type}", user_loc())
-    if t.format != I32:
+    if fmt is not I32 and fmt != I32:  # (most formats are one shared object)
         t = convert(t, I32)
     return t
 
@@ -169,7 +170,7 @@ def iota(n: int, fmt: Format = I32) -> Tile:
     check_shape((n,), "iota")
     if not isinstance(fmt, Format) or fmt.name not in ("i8", "i16", "i32", "i64"):
         raise refuse("iota", f"iota makes i8, i16, i32 or i64 tiles, not {fmt}", user_loc())
-    return Tile("iota", (), {}, TileType((n,), fmt), user_loc(CALLER))
+    return make_tile("iota", (), EMPTY_ATTRS, TileType((n,), fmt), user_loc(CALLER))
 
 
 arange = iota
@@ -201,7 +202,7 @@ def reshape(t: Tile, shape: Sequence[int]) -> Tile:
         raise refuse("reshape", f"{t.type} has {t.type.size} elements and {list(shape)} holds {n}")
     if shape == t.shape:
         return t
-    return Tile("reshape", (t,), {}, t.type.with_shape(shape), user_loc(CALLER))
+    return make_tile("reshape", (t,), EMPTY_ATTRS, t.type.with_shape(shape), user_loc(CALLER))
 
 
 def permute(t: Tile, permutation: Sequence[int]) -> Tile:

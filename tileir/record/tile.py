@@ -600,14 +600,15 @@ _ARITH_OPS: dict[tuple[str, str], str] = {
 
 def _widen_to(t: Tile, shape: tuple[int, ...], op: str) -> Tile:
     """``t`` widened to ``shape`` (reshape a rank-0 tile first, then broadcast)."""
-    if t.shape == shape:
+    ttype = t.type
+    if ttype.shape == shape:
         return t
     if t.op == "constant" and len(t.attrs["value"].data) <= 8 and _is_splat(t):
         return _splat_like(t, shape)
     src = t
-    if t.rank == 0:
-        src = Tile("reshape", (t,), {}, t.type.with_shape((1,) * len(shape)), t.loc)
-    return Tile("broadcast", (src,), {}, t.type.with_shape(shape), t.loc)
+    if not ttype.shape:  # rank 0
+        src = make_tile("reshape", (t,), EMPTY_ATTRS, ttype.with_shape((1,) * len(shape)), t.loc)
+    return make_tile("broadcast", (src,), EMPTY_ATTRS, ttype.with_shape(shape), t.loc)
 
 
 def _is_splat(t: Tile) -> bool:
@@ -627,7 +628,7 @@ def _splat_like(t: Tile, shape: tuple[int, ...]) -> Tile:
 def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
     """Both operands widened to the op's shape, or a refusal naming both types."""
     try:
-        shape = widen_shapes(lhs.shape, rhs.shape)
+        shape = widen_shapes(lhs.type.shape, rhs.type.shape)
     except RuleError as err:
         raise refuse(
             op,
@@ -638,7 +639,8 @@ def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
 
 
 def _same_format(op: str, lhs: Tile, rhs: Tile) -> None:
-    if lhs.format != rhs.format:
+    left, right = lhs.type.element, rhs.type.element
+    if left is not right and left != right:  # (most formats are one shared object)
         raise refuse(
             op,
             f"lhs is {lhs.type} and rhs is {rhs.type}: formats differ; "
@@ -855,7 +857,7 @@ def reduce_dim(x: Tile, dim: int, op: str = "reduce") -> int:
     if isinstance(dim, bool) or not isinstance(dim, int):
         raise refuse(op, f"dim must be an int (a dimension of {x.type}), got {dim!r}", user_loc())
     try:
-        return normalize_dim(dim, x.rank)
+        return normalize_dim(dim, len(x.type.shape))
     except RuleError as err:
         raise refuse("reduce", f"{x.type}: {err}", user_loc()) from None
 
