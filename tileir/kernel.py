@@ -28,7 +28,6 @@ from pyrsistent import pvector
 from tileir.errors import RecordingError, TileIRError
 from tileir.host.tolerance import PER_FORMAT, KernelTolerance
 from tileir.ir.attr_rules import entry_hints
-from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Function, Loc, Module
 
 # modules, not functions: the gates' tests swap in mutant lowerings and renderers
@@ -154,16 +153,12 @@ class Recipe:
     checked: bool = True
 
 
-def _check_name(name: str) -> None:
+def _check_markers(name: str, markers: tuple[Marker, ...]) -> tuple[Param, ...]:
     if not isinstance(name, str) or not name.isidentifier():
         raise RecordingError(
             f"kernel name {name!r} must be an identifier (it becomes the entry's symbol)",
             kernel=str(name),
         )
-
-
-def _check_markers(name: str, markers: tuple[Marker, ...]) -> tuple[Param, ...]:
-    _check_name(name)
     for i, m in enumerate(markers):
         if not isinstance(m, Marker):
             raise RecordingError(
@@ -196,26 +191,11 @@ def _check_generator_body(name: str, body: Callable[..., Any], produced: Any) ->
     )
 
 
-def _outs_to_write(params: tuple[Param, ...]) -> tuple[int, ...]:
-    """The indices of the Outs some instruction must write (those not ``unwritten_ok``)."""
-    return tuple(
-        p.index for p in params if isinstance(p.marker, Out) and not p.marker.unwritten_ok
-    )
-
-
 def _check_outs_written(
-    name: str,
-    body: Callable[..., Any],
-    params: tuple[Param, ...],
-    instrs: Sequence[Instr],
-    outs_to_write: Optional[tuple[int, ...]] = None,
+    name: str, body: Callable[..., Any], params: tuple[Param, ...], instrs: Sequence[Instr]
 ) -> None:
     """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
-    if outs_to_write is None:
-        outs_to_write = _outs_to_write(params)
-    if not outs_to_write:
-        return
-    outs = set(outs_to_write)
+    outs = {p.index for p in params if isinstance(p.marker, Out) and not p.marker.unwritten_ok}
     for ins in instrs:  # most kernels store every Out at their top level
         if type(ins) is Store:
             outs.discard(ins.param)
@@ -274,12 +254,7 @@ def record(
     checked: bool = True,
 ) -> Program:
     """The Program ``trace`` records, before it is lowered (the refusals are trace's)."""
-    known = _KNOWN_MARKERS.get(tuple(map(id, markers)))
-    if known is None:
-        params = _check_markers(name, markers)
-    else:  # markers recorded with before: checked then, and their params and grid kept
-        _check_name(name)
-        _, params, grid, outs_to_write = known
+    params = _check_markers(name, markers)
     if not callable(body):
         raise RecordingError(
             f"the body must be a generator function over the parameters, got {body!r}",
@@ -287,19 +262,11 @@ def record(
             op="trace",
             where=str(user_loc(3) or ""),
         )
-    if known is None:
-        try:
-            grid = grid_of(params)
-            check_cells_agree(params, grid)
-        except RuleError as err:
-            raise RecordingError(str(err), kernel=name, where=str(user_loc(3) or "")) from None
-        outs_to_write = _outs_to_write(params)
-        remember(
-            _KNOWN_MARKERS,
-            tuple(map(id, markers)),
-            (markers, params, grid, outs_to_write),
-            _MAX_KNOWN_MARKERS,
-        )
+    try:
+        grid = grid_of(params)
+        check_cells_agree(params, grid)
+    except RuleError as err:
+        raise RecordingError(str(err), kernel=name, where=str(user_loc(3) or "")) from None
     try:
         entry = entry_hints(hints)
     except RuleError as err:
@@ -320,16 +287,8 @@ def record(
             kernel=name,
         )
     instrs = state[2]
-    _check_outs_written(name, body, params, instrs, outs_to_write)
+    _check_outs_written(name, body, params, instrs)
     return make_program(name, params, tuple(instrs), grid, _body_loc(body), entry, bool(checked))
-
-
-#: the ids of a record's markers -> (the markers, their params, the grid they make, the Outs
-#: that must be written): a memo of pure functions of the (immutable) markers, which the entry
-#: holds, so no id in its key names another object meanwhile; only markers that passed every
-#: check are kept, so a refusal is always made afresh
-_KNOWN_MARKERS: dict[tuple[int, ...], tuple] = memo_table("kernel: recorded markers")
-_MAX_KNOWN_MARKERS = 1024
 
 
 def lower_program(program: Program, recipe: Optional[Recipe] = None) -> Kernel:

@@ -101,3 +101,14 @@ def test_the_instruction_program_and_emit_makers_are_the_constructors_objects():
         assert type(fast) is type(made) and fast == made and _slots(fast) == _slots(made)
         if type(made).__hash__ is not None:
             assert hash(fast) == hash(made)
+
+
+def test_make_param_is_the_constructors_param():
+    from tileir.record.markers import Out, Scalar, Shared, make_param
+
+    g = cells([100, 64], [32, 64])
+    markers = (In(F32, g), Out(F32, g, unwritten_ok=True), Shared(F32), Scalar(I32))
+    for i, marker in enumerate(markers):
+        fast, made = make_param(i, marker), Param(i, marker)
+        assert type(fast) is Param and fast == made and hash(fast) == hash(made)
+        assert _slots(fast) == _slots(made) and repr(fast) == repr(made)
