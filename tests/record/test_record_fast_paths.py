@@ -135,3 +135,26 @@ def test_a_named_reductions_attributes_are_its_frozen_dict():
                 kept = _named_attrs(combiner, d, fmt)
                 assert kept == made and list(kept.items()) == list(made.items())
                 assert [type(v) for v in kept.values()] == [type(v) for v in made.values()]
+
+
+@pytest.mark.parametrize("kind", ("add", "sub", "mul", "div", "floordiv", "rem", "max", "and"))
+def test_an_element_wise_op_of_one_shared_type_is_the_general_paths(kind):
+    from tileir.ir.module import EMPTY_ATTRS, Loc
+    from tileir.record.tile import Tile, binary, binary_at
+    from tileir.types import F32, I32, TileType, canonical_tile_type
+
+    loc = Loc("k.py", 7, 9, "k")
+    for fmt in (F32, I32):
+        if kind in ("and", "floordiv") and fmt is F32:
+            continue
+        shared = canonical_tile_type((4, 8), fmt)
+        x = Tile("iota", (), {}, shared, loc)
+        y = Tile("iota", (), {"n": 1}, shared, loc)
+        fast = binary_at(kind, x, y, loc, EMPTY_ATTRS)  # one type object: made at once
+        # an equal type that is another object, and an attribute (None: dropped) that takes
+        # the general path
+        other = Tile("iota", (), {"n": 1}, TileType((4, 8), fmt), loc)
+        assert _deep(binary_at(kind, x, other, loc, EMPTY_ATTRS)) == _deep(fast)
+        general = binary(kind, x, y, rounding=None) if kind != "floordiv" else None
+        if general is not None:
+            assert _deep(attrs.evolve(general, loc=loc)) == _deep(fast)

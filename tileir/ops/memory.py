@@ -209,7 +209,7 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     # the same frame (and so location) for the instruction and its effect; looked for from
     # load_cell's or load_at's caller (both of them tileir's own)
     loc = user_loc(3)
-    lanes = cell_lanes(p, c, idx) if c.ragged else ()
+    lanes = cell_lanes(p, c, idx, loc) if c.ragged else ()
     load = make_load(-1, p.index, c, idx, ttype, loc, acc)
     return make_emit("load_view_tko", load, ttype, loc, lanes)
 

@@ -23,7 +23,17 @@ from __future__ import annotations
 
 import math
 import operator as _operator
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, Sequence, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Iterable,
+    Mapping,
+    NoReturn,
+    Optional,
+    Sequence,
+    Union,
+)
 
 from attrs import field, frozen
 
@@ -228,40 +238,40 @@ class Tile:
 
     # -- arithmetic (element-wise, with widening) -----------------------------------------
     def __add__(self, other: TileLike) -> Tile:
-        return binary("add", self, other)
+        return binary_at("add", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __radd__(self, other: TileLike) -> Tile:
-        return binary("add", other, self)
+        return binary_at("add", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __sub__(self, other: TileLike) -> Tile:
-        return binary("sub", self, other)
+        return binary_at("sub", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rsub__(self, other: TileLike) -> Tile:
-        return binary("sub", other, self)
+        return binary_at("sub", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __mul__(self, other: TileLike) -> Tile:
-        return binary("mul", self, other)
+        return binary_at("mul", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rmul__(self, other: TileLike) -> Tile:
-        return binary("mul", other, self)
+        return binary_at("mul", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __truediv__(self, other: TileLike) -> Tile:
-        return binary("div", self, other)
+        return binary_at("div", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rtruediv__(self, other: TileLike) -> Tile:
-        return binary("div", other, self)
+        return binary_at("div", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __floordiv__(self, other: TileLike) -> Tile:
-        return binary("floordiv", self, other)
+        return binary_at("floordiv", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rfloordiv__(self, other: TileLike) -> Tile:
-        return binary("floordiv", other, self)
+        return binary_at("floordiv", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __mod__(self, other: TileLike) -> Tile:
-        return binary("rem", self, other)
+        return binary_at("rem", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rmod__(self, other: TileLike) -> Tile:
-        return binary("rem", other, self)
+        return binary_at("rem", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __neg__(self) -> Tile:
         return unary("neg", self)
@@ -270,28 +280,28 @@ class Tile:
         return unary("abs", self)
 
     def __and__(self, other: TileLike) -> Tile:
-        return binary("and", self, other)
+        return binary_at("and", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rand__(self, other: TileLike) -> Tile:
-        return binary("and", other, self)
+        return binary_at("and", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __or__(self, other: TileLike) -> Tile:
-        return binary("or", self, other)
+        return binary_at("or", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __ror__(self, other: TileLike) -> Tile:
-        return binary("or", other, self)
+        return binary_at("or", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __xor__(self, other: TileLike) -> Tile:
-        return binary("xor", self, other)
+        return binary_at("xor", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rxor__(self, other: TileLike) -> Tile:
-        return binary("xor", other, self)
+        return binary_at("xor", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __lshift__(self, other: TileLike) -> Tile:
-        return binary("shl", self, other)
+        return binary_at("shl", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rshift__(self, other: TileLike) -> Tile:
-        return binary("shr", self, other)
+        return binary_at("shr", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     # a comparison of tiles is a tile (an i1 mask), as numpy's comparisons are arrays; the
     # checker calls that an unsafe overlap with the numbers' own (``int.__gt__`` answers bool
@@ -668,10 +678,18 @@ def widening_hint(lhs: ElementType, rhs: ElementType) -> str:
 
 def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
-    lhs_tile = isinstance(lhs, Tile)
-    if not lhs_tile and not isinstance(rhs, Tile):
+    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
         raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
-    loc = user_loc(CALLER)  # one look for the op and the constant a number becomes
+    return binary_at(kind, lhs, rhs, user_loc(CALLER), attrs_)
+
+
+def binary_at(
+    kind: str, lhs: TileLike, rhs: TileLike, loc: Optional[Loc], attrs_: Mapping[str, Any]
+) -> Tile:
+    """:func:`binary` of operands one of which is a tile, at ``loc``: the user's location,
+    which the Tile operators look up from their own caller and the ops that have it already
+    pass on (one look for the op and the constant a number becomes)."""
+    lhs_tile = isinstance(lhs, Tile)
     if not attrs_:
         # one format, one that arithmetic computes on, no attribute: every check of the
         # general path below passes, so the tile is made at once
@@ -681,6 +699,8 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
         fmt = ttype.element
         op_ = _ARITH_OPS.get((kind, fmt.name)) if type(fmt) is Format else None
         if op_ is not None:
+            if type(other) is Tile and other.type is ttype:  # one shared type: no widening
+                return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ttype, loc)  # type: ignore[arg-type]
             pair = _trusted_pair(op_, tile, other, lhs_tile, loc)
             if pair is not None:
                 return make_tile(op_, pair, EMPTY_ATTRS, pair[0].type, loc)
@@ -698,8 +718,8 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     _arith_format(op, lhs.type)
     lhs, rhs = widen_pair(op, lhs, rhs)
     if kind == "floordiv":
-        attrs_["rounding"] = "negative_inf"
-    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
+        attrs_ = {**attrs_, "rounding": "negative_inf"}
+    return Tile(op, (lhs, rhs), drop_defaults(op, dict(attrs_)), lhs.type, loc)
 
 
 def _trusted_pair(
