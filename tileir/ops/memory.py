@@ -23,6 +23,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.dialect import MULTIMEM_OPS
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
@@ -157,11 +158,20 @@ _BLOCK_IDS = tuple(Tile("block_id", (), {"axis": axis}, TileType((), I32)) for a
 
 def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
     """One i32 tile per dimension: the block id along its grid axis, or the kernel's pick."""
-    c = needs_cells(p, op)
+    return _cell_index(p, needs_cells(p, op), free, op)
+
+
+def _cell_index(p: Param, c: Cells, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
+    """:func:`cell_index` of ``p``, whose cells are ``c``."""
     along = c.along
+    if not free:
+        found = _GRID_INDEX.get(along)
+        if found is not None:  # every dimension follows a grid axis: its block ids
+            return found
     n_free = along.count(FREE_AXIS)
     if not n_free and not free:  # every dimension follows a grid axis (checked: 0, 1 or 2)
-        return tuple([_BLOCK_IDS[axis] for axis in along])  # type: ignore[index]
+        found = tuple([_BLOCK_IDS[axis] for axis in along])  # type: ignore[index]
+        return remember(_GRID_INDEX, along, found, _MAX_GRID_INDEX)
     free = list(free)
     if len(free) != n_free:
         if op == "load_cell":
@@ -186,6 +196,12 @@ def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
     return tuple(out)
 
 
+#: the ``along`` of cells none of whose dimensions is FREE_AXIS -> their block ids, one per
+#: dimension: a memo of a pure function of immutable values (a few ``along`` recur)
+_GRID_INDEX: dict[tuple, tuple[Tile, ...]] = memo_table("ops.memory: cell indices")
+_MAX_GRID_INDEX = 256
+
+
 def needs_cells(p: Param, op: str) -> Cells:
     if p.cells is None:
         raise refuse(
@@ -202,7 +218,7 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     if p.role == "Scalar":
         raise refuse(op, f"{p.describe()} is a value; read it with scalar()")
     c = needs_cells(p, op)
-    idx = cell_index(p, index, op)
+    idx = _cell_index(p, c, index, op)
     acc = access("load", op, n_index=len(idx), **options) if options else _WEAK
     tile = c.tile
     ttype = canonical_tile_type(tile, p.format) if _all_ints(tile) else TileType(tile, p.format)
@@ -279,7 +295,7 @@ def store_cell(p: Param, value: TileLike, **options: Any) -> Effect:
     _writable(p, "cell", "store_cell")
     c = needs_cells(p, "store_cell")
     value = _check_store_value(p, value, c.tile, "store_cell")
-    idx = cell_index(p, (), "store_cell")
+    idx = _cell_index(p, c, (), "store_cell")
     acc = access("store", "store_cell", n_index=len(idx), **options) if options else _WEAK
     loc = user_loc(2)  # the same frame (and so location) for the instruction and its effect
     store = make_store(p.index, c, idx, value, loc, acc)
