@@ -239,8 +239,9 @@ def for_range(
     recorded once, as the loop's region.  ``body`` may be a generator (it yields effects).
     """
     init_values = _as_values(init, "init", "for")
-    lo, hi, st = (index_tile(v, "for") for v in (lower, upper, step))
-    return _ForRange(lo, hi, st, body, init_values, init, user_loc(CALLER), bool(unsigned))
+    loc = user_loc(CALLER)  # the loop's, and its bounds' (made at once, at the same line)
+    lo, hi, st = (index_tile(v, "for", loc) for v in (lower, upper, step))
+    return _ForRange(lo, hi, st, body, init_values, init, loc, bool(unsigned))
 
 
 def _breaks(body: Sequence[Instr]) -> list[Exit]:

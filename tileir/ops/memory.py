@@ -24,7 +24,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.dialect import MULTIMEM_OPS
 from tileir.ir.memo import memo_table, remember
-from tileir.ir.module import Global
+from tileir.ir.module import Global, Loc
 from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
 from tileir.ops.lanes import cell_lanes
@@ -161,8 +161,11 @@ def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
     return _cell_index(p, needs_cells(p, op), free, op)
 
 
-def _cell_index(p: Param, c: Cells, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
-    """:func:`cell_index` of ``p``, whose cells are ``c``."""
+def _cell_index(
+    p: Param, c: Cells, free: Sequence[Index], op: str, loc: Optional[Loc] = None
+) -> tuple[Tile, ...]:
+    """:func:`cell_index` of ``p``, whose cells are ``c``; ``loc``: the user's location, when
+    the caller has it (the index constants of ints are made there)."""
     along = c.along
     if not free:
         found = _GRID_INDEX.get(along)
@@ -190,7 +193,7 @@ def _cell_index(p: Param, c: Cells, free: Sequence[Index], op: str) -> tuple[Til
     out: list[Tile] = []
     for axis in along:
         if axis is FREE_AXIS:
-            out.append(index_tile(free.pop(0), op))
+            out.append(index_tile(free.pop(0), op, loc))
         else:
             out.append(_BLOCK_IDS[axis])  # type: ignore[index]
     return tuple(out)
@@ -218,13 +221,13 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     if p.role == "Scalar":
         raise refuse(op, f"{p.describe()} is a value; read it with scalar()")
     c = needs_cells(p, op)
-    idx = _cell_index(p, c, index, op)
+    # the same frame (and so location) for the instruction, its effect and the tiles made for
+    # it; looked for from load_cell's or load_at's caller (both of them tileir's own)
+    loc = user_loc(3)
+    idx = _cell_index(p, c, index, op, loc)
     acc = access("load", op, n_index=len(idx), **options) if options else _WEAK
     tile = c.tile
     ttype = canonical_tile_type(tile, p.format) if _all_ints(tile) else TileType(tile, p.format)
-    # the same frame (and so location) for the instruction and its effect; looked for from
-    # load_cell's or load_at's caller (both of them tileir's own)
-    loc = user_loc(3)
     lanes = cell_lanes(p, c, idx, loc) if c.ragged else ()
     load = make_load(-1, p.index, c, idx, ttype, loc, acc)
     return make_emit("load_view_tko", load, ttype, loc, lanes)

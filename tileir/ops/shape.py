@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.ir.module import EMPTY_ATTRS, Bounded, DivBy, SameElements, freeze_attrs
+from tileir.ir.module import EMPTY_ATTRS, Bounded, DivBy, Loc, SameElements, freeze_attrs
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
 from tileir.record.source import CALLER, user_loc
@@ -71,10 +71,11 @@ __all__ = [
 Index = Union[int, Tile]
 
 
-def index_tile(i: Index, op: str) -> Tile:
-    """``i`` as a rank-0 ``i32`` tile (an int, or an integer tile converted)."""
+def index_tile(i: Index, op: str, loc: Optional[Loc] = None) -> Tile:
+    """``i`` as a rank-0 ``i32`` tile (an int, or an integer tile converted); ``loc``: the
+    user's location, when the caller has it (an int's constant is made there)."""
     if type(i) is int:  # (the constant refuses an int outside i32, as as_tile's would)
-        return _constant(i, I32, (), None)
+        return _constant(i, I32, (), loc)
     t = as_tile(i, None, op)
     fmt = t.type.element
     if t.type.shape or not isinstance(fmt, Format) or not fmt.is_int:
