@@ -110,12 +110,14 @@ def test_locations_under_a_tracer_are_the_untraced_ones(name):
     assert _deep(again()) == _deep(traced)
 
 
-def test_an_instruction_with_its_result_is_evolves_answer():
+@pytest.mark.parametrize("name", ("vadd_tail", "histogram", "transpose"))
+def test_an_instruction_with_its_result_is_evolves_answer(name):
     from tileir.record.builder import _with_result
+    from tileir.record.program import walk_instructions
 
-    recipe = registry.get("vadd_tail").build().recipe
-    program = record("vadd_tail", recipe.body, *recipe.markers)
-    for ins in program.body:
+    recipe = registry.get(name).build().recipe
+    program = record(name, recipe.body, *recipe.markers)
+    for ins in walk_instructions(program.body):
         if hasattr(ins, "result"):
             fast, made = _with_result(ins, 41), attrs.evolve(ins, result=41)
             assert type(fast) is type(made) and _deep(fast) == _deep(made)

@@ -160,33 +160,32 @@ def _with_result(template: Any, rid: int) -> Instr:
     """``attrs.evolve(template, result=rid)``, by position where the class allows it
     (``template``: an instruction that makes a value, so has a ``result`` field)."""
     cls = type(template)
+    if cls is Load:  # a read of cells or windows, the most common: its trusted maker
+        t = template
+        return make_load(rid, t.param, t.view, t.index, t.type, t.loc, t.access)
     how = _REBUILD.get(cls)
     if how is None:
         fields = attrs_fields(cls)
         plain = all(f.init and not f.kw_only and f.alias == f.name for f in fields)
         names = [f.name for f in fields]
         how = _REBUILD[cls] = (
-            (attrgetter(*names), names.index("result"), _TRUSTED_MAKERS.get(cls, cls))
+            (attrgetter(*names), names.index("result"))
             if plain and "result" in names and len(names) > 1
             else False
         )
     if how is False:
         return evolve(template, result=rid)
-    getter, at, make = how
+    getter, at = how
     values = list(getter(template))
     values[at] = rid
-    return make(*values)
+    return cls(*values)
 
 
-# the trusted constructors of instruction classes (their fields taken from an instruction
-# of the class, so already converted): the class itself for the others
-_TRUSTED_MAKERS: dict[type, Callable[..., Any]] = {Load: make_load}
-
-# instruction class -> (a getter of all its fields, the position of ``result``, what makes
-# one), or False to use attrs.evolve: a memo of a pure function of the (attrs) class
-_REBUILD: dict[
-    type, Union[tuple[Callable[[Any], Any], int, Callable[..., Any]], Literal[False]]
-] = memo_table("record.builder: instruction rebuilders")
+# instruction class -> (a getter of all its fields, the position of ``result``), or False to
+# use attrs.evolve: a memo of a pure function of the (attrs) class
+_REBUILD: dict[type, Union[tuple[Callable[[Any], Any], int], Literal[False]]] = memo_table(
+    "record.builder: instruction rebuilders"
+)
 
 
 def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
