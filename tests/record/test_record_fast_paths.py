@@ -160,3 +160,22 @@ def test_an_element_wise_op_of_one_shared_type_is_the_general_paths(kind):
         general = binary(kind, x, y, rounding=None) if kind != "floordiv" else None
         if general is not None:
             assert _deep(attrs.evolve(general, loc=loc)) == _deep(fast)
+
+
+def test_the_arithmetic_table_by_kind_is_the_pair_table():
+    from tileir.record.tile import _ARITH_OPS, _ARITH_OPS_BY_KIND
+
+    by_pairs = {(k, n): op for k, ops in _ARITH_OPS_BY_KIND.items() for n, op in ops.items()}
+    assert by_pairs == _ARITH_OPS
+
+
+def test_with_shape_is_the_constructors_type_and_shares_int_shapes():
+    from tileir.types import F32, TileType, canonical_tile_type
+
+    base = TileType((4,), F32)
+    for shape in ((), (8, 2), (1, 1, 4)):
+        assert base.with_shape(shape) is canonical_tile_type(shape, F32)
+        assert base.with_shape(shape) == TileType(shape, F32)
+    for shape in ([8, 2], (True, 2)):  # not a tuple of ints: the constructor's conversion
+        assert base.with_shape(shape) == TileType(tuple(shape), F32)
+        assert base.with_shape(shape).shape == TileType(tuple(shape), F32).shape

@@ -608,6 +608,13 @@ _ARITH_OPS: dict[tuple[str, str], str] = {
 }
 
 
+#: _ARITH_OPS by kind, then format name (two lookups of strings, no key tuple to make)
+_ARITH_OPS_BY_KIND: dict[str, dict[str, str]] = {
+    kind: {name: op for (k, name), op in _ARITH_OPS.items() if k == kind} for kind, _ in _ARITH_OPS
+}
+_NO_OPS: dict[str, str] = {}
+
+
 def _widen_to(t: Tile, shape: tuple[int, ...], op: str) -> Tile:
     """``t`` widened to ``shape`` (reshape a rank-0 tile first, then broadcast)."""
     ttype = t.type
@@ -697,7 +704,7 @@ def binary_at(
         other = rhs if lhs_tile else lhs
         ttype = tile.type
         fmt = ttype.element
-        op_ = _ARITH_OPS.get((kind, fmt.name)) if type(fmt) is Format else None
+        op_ = _ARITH_OPS_BY_KIND.get(kind, _NO_OPS).get(fmt.name) if type(fmt) is Format else None
         if op_ is not None:
             if type(other) is Tile and other.type is ttype:  # one shared type: no widening
                 return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ttype, loc)  # type: ignore[arg-type]
