@@ -179,3 +179,15 @@ def test_with_shape_is_the_constructors_type_and_shares_int_shapes():
     for shape in ([8, 2], (True, 2)):  # not a tuple of ints: the constructor's conversion
         assert base.with_shape(shape) == TileType(tuple(shape), F32)
         assert base.with_shape(shape).shape == TileType(tuple(shape), F32).shape
+
+
+def test_iota_and_reshape_at_a_loc_are_the_public_ops():
+    from tileir.ops.shape import iota, iota_at, reshape, reshape_at
+    from tileir.types import I32
+
+    made = iota(8)
+    assert made.loc is not None and made.loc.file == __file__
+    assert _deep(iota_at(8, I32, made.loc)) == _deep(made)
+    wide = reshape(made, (1, 8))
+    assert _deep(reshape_at(made, (1, 8), wide.loc)) == _deep(wide)
+    assert reshape_at(made, (8,), None) is made  # the same shape: the tile as it is

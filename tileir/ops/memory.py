@@ -24,11 +24,11 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.dialect import MULTIMEM_OPS
 from tileir.ir.memo import memo_table, remember
-from tileir.ir.module import Global, Loc
+from tileir.ir.module import EMPTY_ATTRS, Global, Loc
 from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
 from tileir.ops.lanes import cell_lanes
-from tileir.ops.shape import broadcast, index_tile, iota, reshape
+from tileir.ops.shape import broadcast, index_tile, iota_at, reshape_at
 from tileir.record.builder import Effect, Emit, make_emit
 from tileir.record.markers import FREE_AXIS, Cells, Param
 from tileir.record.program import (
@@ -43,7 +43,7 @@ from tileir.record.program import (
     make_store,
 )
 from tileir.record.source import CALLER, user_loc
-from tileir.record.tile import Number, Tile, TileLike, as_tile, constant, refuse
+from tileir.record.tile import Number, Tile, TileLike, as_tile, binary_at, constant, refuse
 from tileir.shape_rules import RuleError, check_write, widen_many
 from tileir.types import I1, I32, Format, PointerType, TileType, _all_ints, canonical_tile_type
 
@@ -354,12 +354,15 @@ def _offsets(at: Index, shape: Sequence[int], strides: Optional[Sequence[int]], 
             f"strides {list(strides)} has {len(strides)} entries; the tile has rank {len(shape)}",
             user_loc(),
         )
-    total = index_tile(at, op)
+    loc = user_loc(CALLER)  # every tile of the offsets is made at the access's line
+    total = index_tile(at, op, loc)
     for d, (n, s) in enumerate(zip(shape, strides)):
-        lane = iota(n)
+        lane = iota_at(n, I32, loc)
         if len(shape) > 1:
-            lane = reshape(lane, tuple(n if e == d else 1 for e in range(len(shape))))
-        total = total + lane * s if s != 1 else total + lane
+            lane = reshape_at(lane, tuple(n if e == d else 1 for e in range(len(shape))), loc)
+        if s != 1:
+            lane = binary_at("mul", lane, s, loc, EMPTY_ATTRS)
+        total = binary_at("add", total, lane, loc, EMPTY_ATTRS)
     if total.shape != shape:
         total = broadcast(total, shape)
     return total

@@ -168,10 +168,15 @@ def full(shape: Sequence[int], value: Number, fmt: Format = F32) -> Tile:
 
 def iota(n: int, fmt: Format = I32) -> Tile:
     """The rank-1 tile ``[0, 1, ..., n-1]`` (i8, i16, i32 or i64)."""
+    return iota_at(n, fmt, user_loc(CALLER))
+
+
+def iota_at(n: int, fmt: Format, loc: Optional[Loc]) -> Tile:
+    """:func:`iota` made at ``loc``, the user's location (for ops that have it already)."""
     check_shape((n,), "iota")
     if not isinstance(fmt, Format) or fmt.name not in ("i8", "i16", "i32", "i64"):
         raise refuse("iota", f"iota makes i8, i16, i32 or i64 tiles, not {fmt}", user_loc())
-    return make_tile("iota", (), EMPTY_ATTRS, TileType((n,), fmt), user_loc(CALLER))
+    return make_tile("iota", (), EMPTY_ATTRS, TileType((n,), fmt), loc)
 
 
 arange = iota
@@ -193,6 +198,11 @@ def broadcast(t: TileLike, shape: Sequence[int]) -> Tile:
 
 def reshape(t: Tile, shape: Sequence[int]) -> Tile:
     """``t``'s elements in row-major order as a tile of ``shape`` (same element count)."""
+    return reshape_at(t, shape, user_loc(CALLER))
+
+
+def reshape_at(t: Tile, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
+    """:func:`reshape` made at ``loc``, the user's location (for ops that have it already)."""
     t = as_tile(t, None, "reshape")
     shape = shape_tuple(shape, "reshape")
     check_shape(shape, "reshape")
@@ -203,7 +213,7 @@ def reshape(t: Tile, shape: Sequence[int]) -> Tile:
         raise refuse("reshape", f"{t.type} has {t.type.size} elements and {list(shape)} holds {n}")
     if shape == t.shape:
         return t
-    return make_tile("reshape", (t,), EMPTY_ATTRS, t.type.with_shape(shape), user_loc(CALLER))
+    return make_tile("reshape", (t,), EMPTY_ATTRS, t.type.with_shape(shape), loc)
 
 
 def permute(t: Tile, permutation: Sequence[int]) -> Tile:
