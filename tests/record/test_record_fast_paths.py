@@ -191,3 +191,19 @@ def test_iota_and_reshape_at_a_loc_are_the_public_ops():
     wide = reshape(made, (1, 8))
     assert _deep(reshape_at(made, (1, 8), wide.loc)) == _deep(wide)
     assert reshape_at(made, (8,), None) is made  # the same shape: the tile as it is
+
+
+def test_a_loops_builder_steps_in_one_are_the_steps_one_by_one():
+    from tileir.types import F32, TileType
+
+    recipe = registry.get("vadd").build().recipe
+    params = tuple(record("vadd", recipe.body, *recipe.markers).params)
+    outer = Builder("k", params, next_id=5, loops=(("loop", ()),))
+    scope = ("for", (TileType((4,), F32),))
+    nested, ids = outer.nested(scope, 3)
+    child, child_ids = outer.child(scope).fresh(3)
+    assert (nested, ids) == (child, child_ids) and nested.loops == child.loops
+    done = Builder("k", params, next_id=11, loops=(scope,))
+    adopted, rids = outer.adopt_fresh(done, 2)
+    assert (adopted, rids) == outer.adopt(done).fresh(2)
+    assert adopted.loops == outer.loops and adopted.instrs == outer.instrs

@@ -190,8 +190,7 @@ class _ForRange(Effect):
 
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
         types = tuple(t.type for t in self.init)
-        inner = builder.child(("for", types))
-        inner, ids = inner.fresh(1 + len(self.init))
+        inner, ids = builder.nested(("for", types), 1 + len(self.init))
         iv = inner.var(ids[0], TileType((), I32), self.loc)
         carried = tuple(inner.var(i, t.type, self.loc) for i, t in zip(ids[1:], self.init))
         check_function(self.body)
@@ -200,8 +199,7 @@ class _ForRange(Effect):
             _check_exit(inner, out, self.loc)
             out = out.values
         yields = _checked_yields(out, self.init, "the loop body's result", self.loc)
-        builder = builder.adopt(inner)
-        builder, rids = builder.fresh(len(self.init))
+        builder, rids = builder.adopt_fresh(inner, len(self.init))
         builder = builder.emit(
             For(
                 self.lower,
@@ -267,8 +265,7 @@ class _Loop(Effect):
 
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
         types = tuple(t.type for t in self.init)
-        inner = builder.child(("loop", types))
-        inner, ids = inner.fresh(len(self.init))
+        inner, ids = builder.nested(("loop", types), len(self.init))
         carried = tuple(inner.var(i, t, self.loc) for i, t in zip(ids, types))
         check_function(self.body)
         inner, out = drive(inner, self.body(*carried))
@@ -297,8 +294,7 @@ class _Loop(Effect):
                     f"agree",
                     b.loc or self.loc,
                 )
-        builder = builder.adopt(inner)
-        builder, rids = builder.fresh(len(result_types))
+        builder, rids = builder.adopt_fresh(inner, len(result_types))
         builder = builder.emit(Loop(self.init, ids, body, rids, result_types, self.loc))
         results = tuple(builder.var(r, t, self.loc) for r, t in zip(rids, result_types))
         return builder, results[0] if len(results) == 1 else (results or None)

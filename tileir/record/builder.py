@@ -86,6 +86,21 @@ class Builder:
         """This builder after a nested body recorded with ``child``: its ids are used up."""
         return Builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
 
+    # a loop's recording makes a child, takes ids, adopts it and takes ids again: the two
+    # pairs of steps in one Builder each
+    def nested(self, loop: LoopScope, count: int) -> tuple["Builder", tuple[int, ...]]:
+        """``child(loop).fresh(count)``: a loop body's builder and its ``count`` first ids."""
+        n = self.next_id
+        child = Builder(self.kernel, self.params, pvector(), n + count, self.loops + (loop,))
+        return child, tuple(range(n, n + count))
+
+    def adopt_fresh(self, child: "Builder", count: int) -> tuple["Builder", tuple[int, ...]]:
+        """``adopt(child).fresh(count)``: this builder after ``child``'s body, and ``count``
+        new ids (a nested construct's results)."""
+        n = child.next_id
+        adopted = Builder(self.kernel, self.params, self.instrs, n + count, self.loops)
+        return adopted, tuple(range(n, n + count))
+
     def var(
         self, ident: int, ttype: TileType, loc: Optional[Loc] = None, lanes: tuple = ()
     ) -> Tile:
