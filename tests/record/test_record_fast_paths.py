@@ -207,3 +207,17 @@ def test_a_loops_builder_steps_in_one_are_the_steps_one_by_one():
     adopted, rids = outer.adopt_fresh(done, 2)
     assert (adopted, rids) == outer.adopt(done).fresh(2)
     assert adopted.loops == outer.loops and adopted.instrs == outer.instrs
+
+
+def test_splat_bounds_are_the_formats_own():
+    from tileir.ir.numerics import int_value_range
+    from tileir.record.tile import _splat_number
+    from tileir.types import BF16, F32, I1, I8, I32
+
+    for fmt in (F32, BF16, I1, I8, I32):
+        lo, hi = (-(1 << 53), 1 << 53) if fmt.is_float else int_value_range(fmt)
+        for value in (lo - 1, lo, 0, 1, True, hi, hi + 1):
+            clear_memos()
+            cold = _splat_number(value, fmt)
+            assert cold == (lo <= value <= hi) == _splat_number(value, fmt)
+        assert _splat_number(0.5, fmt) == fmt.is_float

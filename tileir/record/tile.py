@@ -759,11 +759,18 @@ def _splat_number(value: object, fmt: Format) -> bool:
     if vt is float:
         return fmt.is_float
     if vt is int or vt is bool:
-        if fmt.is_float:
-            return -(1 << 53) <= value <= 1 << 53  # type: ignore[operator]
-        lo, hi = int_value_range(fmt)
-        return lo <= value <= hi  # type: ignore[operator]
+        bounds = _SPLAT_BOUNDS.get(fmt.name)
+        if bounds is None:
+            bounds = _SPLAT_BOUNDS[fmt.name] = (
+                (-(1 << 53), 1 << 53) if fmt.is_float else int_value_range(fmt)
+            )
+        return bounds[0] <= value <= bounds[1]  # type: ignore[operator]
     return False
+
+
+#: format name -> the ints a constant of it takes as they are: a float format's exact ints,
+#: an int format's int_value_range (a memo of a pure function of the name, one per format)
+_SPLAT_BOUNDS: dict[str, tuple[int, int]] = memo_table("record.tile: splat bounds")
 
 
 def drop_defaults(op: str, attrs_: dict[str, Any]) -> dict[str, Any]:
