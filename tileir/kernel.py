@@ -20,9 +20,10 @@ imports run from here down, never back.
 from __future__ import annotations
 
 from types import GeneratorType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from attrs import field, frozen
+from pyrsistent import pvector
 
 from tileir.errors import RecordingError, TileIRError
 from tileir.host.tolerance import PER_FORMAT, KernelTolerance
@@ -32,10 +33,10 @@ from tileir.ir.module import Function, Loc, Module
 # modules, not functions: the gates' tests swap in mutant lowerings and renderers
 from tileir.lower import lowering
 from tileir.lower.guards import guarded_params, static_reach
-from tileir.record.builder import Builder, drive
+from tileir.record.builder import drive_state
 from tileir.record.convention import trace_params
 from tileir.record.markers import Marker, Out, Param
-from tileir.record.program import Program, Store
+from tileir.record.program import Instr, Program, Store, make_program
 from tileir.record.source import code_loc, user_loc
 from tileir.record.writes import written_params
 from tileir.shape_rules import RuleError, check_cells_agree, grid_of
@@ -191,16 +192,16 @@ def _check_generator_body(name: str, body: Callable[..., Any], produced: Any) ->
 
 
 def _check_outs_written(
-    name: str, body: Callable[..., Any], params: tuple[Param, ...], builder: Builder
+    name: str, body: Callable[..., Any], params: tuple[Param, ...], instrs: Sequence[Instr]
 ) -> None:
     """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
     outs = {p.index for p in params if isinstance(p.marker, Out) and not p.marker.unwritten_ok}
-    for ins in builder.instrs:  # most kernels store every Out at their top level
+    for ins in instrs:  # most kernels store every Out at their top level
         if type(ins) is Store:
             outs.discard(ins.param)
     if not outs:
         return
-    written = written_params(builder.instrs)
+    written = written_params(instrs)
     for p in params:
         marker = p.marker
         if isinstance(marker, Out) and not marker.unwritten_ok and p.index not in written:
@@ -272,11 +273,11 @@ def record(
         raise RecordingError(
             str(err), kernel=name, op="entry", where=str(user_loc(3) or "")
         ) from None
-    builder = Builder(name, params)
     try:
         produced = body(*params)
         _check_generator_body(name, body, produced)
-        builder, result = drive(builder, produced)
+        # drive's work on a fresh Builder's fields: only the instructions are wanted
+        state, result = drive_state((name, params, pvector(), 0, ()), produced)
     except TileIRError as err:
         raise err.with_context(kernel=name) from None
     if result is not None:
@@ -285,10 +286,9 @@ def record(
             f"its Out and Shared parameters and returns nothing",
             kernel=name,
         )
-    _check_outs_written(name, body, params, builder)
-    return Program(
-        name, params, tuple(builder.instrs), grid, _body_loc(body), entry, bool(checked)
-    )
+    instrs = state[2]
+    _check_outs_written(name, body, params, instrs)
+    return make_program(name, params, tuple(instrs), grid, _body_loc(body), entry, bool(checked))
 
 
 def lower_program(program: Program, recipe: Optional[Recipe] = None) -> Kernel:

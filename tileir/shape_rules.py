@@ -23,6 +23,7 @@ tileir.errors.RuleError: ranks 2 and 1 differ: an operand widens from rank 0, or
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from tileir.errors import RuleError
@@ -188,7 +189,7 @@ def grid_of(params: Sequence[Param]) -> Optional[tuple[Optional[int], ...]]:
             owner[axis] = p
     if not grid:
         return None
-    return tuple(grid.get(a, 1) for a in range(max(grid) + 1))
+    return tuple(map(grid.get, range(max(grid) + 1), repeat(1)))  # 1 on an axis no Out follows
 
 
 def _count(c: Optional[int]) -> str:
@@ -200,14 +201,16 @@ def check_cells_agree(params: Sequence[Param], grid: Optional[Sequence[Optional[
     there as the grid has blocks."""
     if grid is None:
         return
+    rank = len(grid)
     for p in params:
-        if p.role not in ("In", "Shared") or p.cells is None:
+        c = p.cells
+        if c is None or p.role not in ("In", "Shared"):
             continue
-        for d, (axis, count) in enumerate(zip(p.cells.along, p.cells.counts)):
-            if not isinstance(axis, int):  # FREE_AXIS
+        for d, (axis, count) in enumerate(zip(c.along, c.counts)):
+            if count is None or not isinstance(axis, int):  # decided at launch; FREE_AXIS
                 continue
-            blocks = grid[axis] if axis < len(grid) else 1
-            if count is None or blocks is None:
+            blocks = grid[axis] if axis < rank else 1
+            if blocks is None:
                 continue  # decided at launch
             if count != blocks:
                 raise RuleError(

@@ -56,3 +56,59 @@ def test_derived_slots_follow_the_fields():
     view = cells([100], [128])
     assert Param(0, In(F32, g), view).cells is view
     assert attrs.evolve(g, tile=(64, 64)).counts == (2, 1)
+
+
+def test_the_instruction_program_and_emit_makers_are_the_constructors_objects():
+    from tileir.record.builder import Emit, make_emit
+    from tileir.record.program import (
+        Access,
+        Load,
+        Program,
+        Store,
+        make_load,
+        make_program,
+        make_store,
+    )
+
+    g = cells([256], [128])
+    ttype = TileType((128,), F32)
+    loc = Loc("k.py", 3, 5, "k")
+    index = (Tile("block_id", (), {"axis": 0}, TileType((), I32)),)
+    value = Tile("iota", (), {}, ttype)
+    access = Access(latency=3)
+    pairs = [
+        (
+            make_load(4, 0, g, index, ttype, loc, access),
+            Load(4, 0, g, list(index), ttype, loc, access),
+        ),
+        (
+            make_store(1, g, index, value, loc, access),
+            Store(1, g, list(index), value, loc, access),
+        ),
+    ]
+    load, store = pairs[0][0], pairs[1][0]
+    params = (Param(0, In(F32, g)),)
+    pairs.append(
+        (
+            make_program("k", params, (load, store), (2,), loc, None, True),
+            Program("k", list(params), [load, store], (2,), loc, None, True),
+        )
+    )
+    pairs.append(
+        (make_emit("load_view_tko", load, ttype, loc, ()), Emit("load_view_tko", load, ttype, loc))
+    )
+    for fast, made in pairs:
+        assert type(fast) is type(made) and fast == made and _slots(fast) == _slots(made)
+        if type(made).__hash__ is not None:
+            assert hash(fast) == hash(made)
+
+
+def test_make_param_is_the_constructors_param():
+    from tileir.record.markers import Out, Scalar, Shared, make_param
+
+    g = cells([100, 64], [32, 64])
+    markers = (In(F32, g), Out(F32, g, unwritten_ok=True), Shared(F32), Scalar(I32))
+    for i, marker in enumerate(markers):
+        fast, made = make_param(i, marker), Param(i, marker)
+        assert type(fast) is Param and fast == made and hash(fast) == hash(made)
+        assert _slots(fast) == _slots(made) and repr(fast) == repr(made)

@@ -41,7 +41,7 @@ from tileir.record.program import (
     Together,
     TokenStep,
 )
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, refuse
 from tileir.types import I1, I32, TileType
 
@@ -166,7 +166,7 @@ def _checked_yields(
             loc,
         )
     for k, (y, c) in enumerate(zip(yields, carried)):
-        if y.type != c.type:
+        if y.type is not c.type and y.type != c.type:  # (most types are one shared object)
             raise refuse(
                 "for",
                 f"carried value {k} starts as {c.type} and the body returns "
@@ -190,8 +190,7 @@ class _ForRange(Effect):
 
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
         types = tuple(t.type for t in self.init)
-        inner = builder.child(("for", types))
-        inner, ids = inner.fresh(1 + len(self.init))
+        inner, ids = builder.nested(("for", types), 1 + len(self.init))
         iv = inner.var(ids[0], TileType((), I32), self.loc)
         carried = tuple(inner.var(i, t.type, self.loc) for i, t in zip(ids[1:], self.init))
         check_function(self.body)
@@ -200,8 +199,7 @@ class _ForRange(Effect):
             _check_exit(inner, out, self.loc)
             out = out.values
         yields = _checked_yields(out, self.init, "the loop body's result", self.loc)
-        builder = builder.adopt(inner)
-        builder, rids = builder.fresh(len(self.init))
+        builder, rids = builder.adopt_fresh(inner, len(self.init))
         builder = builder.emit(
             For(
                 self.lower,
@@ -239,8 +237,9 @@ def for_range(
     recorded once, as the loop's region.  ``body`` may be a generator (it yields effects).
     """
     init_values = _as_values(init, "init", "for")
-    lo, hi, st = (index_tile(v, "for") for v in (lower, upper, step))
-    return _ForRange(lo, hi, st, body, init_values, init, user_loc(), bool(unsigned))
+    loc = user_loc(CALLER)  # the loop's, and its bounds' (made at once, at the same line)
+    lo, hi, st = (index_tile(v, "for", loc) for v in (lower, upper, step))
+    return _ForRange(lo, hi, st, body, init_values, init, loc, bool(unsigned))
 
 
 def _breaks(body: Sequence[Instr]) -> list[Exit]:
@@ -266,8 +265,7 @@ class _Loop(Effect):
 
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
         types = tuple(t.type for t in self.init)
-        inner = builder.child(("loop", types))
-        inner, ids = inner.fresh(len(self.init))
+        inner, ids = builder.nested(("loop", types), len(self.init))
         carried = tuple(inner.var(i, t, self.loc) for i, t in zip(ids, types))
         check_function(self.body)
         inner, out = drive(inner, self.body(*carried))
@@ -296,8 +294,7 @@ class _Loop(Effect):
                     f"agree",
                     b.loc or self.loc,
                 )
-        builder = builder.adopt(inner)
-        builder, rids = builder.fresh(len(result_types))
+        builder, rids = builder.adopt_fresh(inner, len(result_types))
         builder = builder.emit(Loop(self.init, ids, body, rids, result_types, self.loc))
         results = tuple(builder.var(r, t, self.loc) for r, t in zip(rids, result_types))
         return builder, results[0] if len(results) == 1 else (results or None)
@@ -308,7 +305,7 @@ def loop(body: Callable[..., Any], init: Values = None) -> Effect:
     ``continue_(*next_carried)`` (or a plain return of the next values) until a
     ``break_(*results)``, usually returned from an ``if_`` branch; the yield answers the
     results (a tile, a tuple, or None)."""
-    return _Loop(body, _as_values(init, "init", "loop"), user_loc())
+    return _Loop(body, _as_values(init, "init", "loop"), user_loc(CALLER))
 
 
 @frozen
@@ -375,20 +372,20 @@ def if_(cond: Tile, then: Callable[[], Any], else_: Optional[Callable[[], Any]] 
             "if",
             f"the condition must be a rank-0 i1 tile (a comparison of rank-0 tiles), got {what}",
         )
-    return _If(cond, then, else_, user_loc())
+    return _If(cond, then, else_, user_loc(CALLER))
 
 
 def assert_(cond: Tile, message: str) -> Effect:
     """Fail the kernel with ``message`` where ``cond`` (an i1 tile) is false (yield it)."""
     if not isinstance(cond, Tile) or cond.format != I1:
         raise refuse("assert", f"the condition must be an i1 tile, got {cond!r}")
-    return Emit("assert", Assert(cond, str(message), user_loc()), None, user_loc())
+    return Emit("assert", Assert(cond, str(message), user_loc(CALLER)), None, user_loc(CALLER))
 
 
 def print_(fmt: str, *args: TileLike) -> Effect:
     """Print from the device with a printf-like ``fmt`` (yield it)."""
     values = tuple(as_tile(a, None, "print_tko") for a in args)
-    return Emit("print_tko", Print(str(fmt), values, user_loc()), None, user_loc())
+    return Emit("print_tko", Print(str(fmt), values, user_loc(CALLER)), None, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- the token chain
@@ -422,21 +419,26 @@ def together(*effects: Effect) -> Effect:
                 f"together() takes effects (load_cell, store, ...); argument {i} is {e!r}",
                 user_loc(),
             )
-    return _Together(tuple(effects), user_loc())
+    return _Together(tuple(effects), user_loc(CALLER))
 
 
 def alias_fence() -> Effect:
     """Order the memory operations before it against those after it, also through views that
     may alias one another (``memory_fence_alias_tko``, 13.4) (yield it)."""
     return Emit(
-        "memory_fence_alias_tko", TokenStep("memory_fence_alias_tko", user_loc()), None, user_loc()
+        "memory_fence_alias_tko",
+        TokenStep("memory_fence_alias_tko", user_loc(CALLER)),
+        None,
+        user_loc(CALLER),
     )
 
 
 def grid_dependency_wait() -> Effect:
     """Wait until the kernel this one depends on (programmatic dependent launch) has finished
     and its memory is visible (``gdc_wait_tko``, 13.4) (yield it)."""
-    return Emit("gdc_wait_tko", TokenStep("gdc_wait_tko", user_loc()), None, user_loc())
+    return Emit(
+        "gdc_wait_tko", TokenStep("gdc_wait_tko", user_loc(CALLER)), None, user_loc(CALLER)
+    )
 
 
 def launch_dependents() -> Effect:
@@ -444,7 +446,7 @@ def launch_dependents() -> Effect:
     it); this does not make this kernel's writes visible to it."""
     return Emit(
         "gdc_launch_dependents_tko",
-        TokenStep("gdc_launch_dependents_tko", user_loc()),
+        TokenStep("gdc_launch_dependents_tko", user_loc(CALLER)),
         None,
         user_loc(),
     )

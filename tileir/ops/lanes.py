@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from tileir.ir.module import EMPTY_ATTRS, Loc
 from tileir.ops.shape import broadcast, iota, reshape
 from tileir.record.markers import DYN_DIM, Cells, Param
-from tileir.record.source import user_loc
-from tileir.record.tile import Tile, compare, constant, refuse
+from tileir.record.source import CALLER, user_loc
+from tileir.record.tile import Tile, _constant, binary_at, compare, constant, refuse
 from tileir.types import I1, I32, TileType
 
 __all__ = ["valid", "valid_along", "lanes_of", "cell_lanes", "Bound"]
@@ -57,24 +58,29 @@ _NOT_ELEMENTWISE = {
 }
 
 
-def cell_lanes(p: Param, cells_: Cells, index: Sequence[Tile]) -> tuple[Bound, ...]:
+def cell_lanes(
+    p: Param, cells_: Cells, index: Sequence[Tile], loc: Optional[Loc] = None
+) -> tuple[Bound, ...]:
     """The ragged dimensions of the cell of ``p`` at ``index`` (cells, one i32 tile per
-    dimension): those whose extent is not a whole number of tiles, or is given at launch."""
+    dimension): those whose extent is not a whole number of tiles, or is given at launch.
+    ``loc``: the user's location, when the caller has it (the bounds' tiles are made there)."""
+    if loc is None:
+        loc = user_loc(CALLER)
     out: list[Bound] = []
     for d, (ext, tile) in enumerate(zip(cells_.extent, cells_.tile)):
         if isinstance(ext, int) and ext % tile == 0:
             continue  # every cell is whole along d: no lane past the extent
-        start = index[d] * tile if tile != 1 else index[d]
+        start = binary_at("mul", index[d], tile, loc, EMPTY_ATTRS) if tile != 1 else index[d]
         if ext is DYN_DIM:
             limit = Tile(
                 "get_tensor_shape",
                 (),
                 {"param": p.index, "cells": cells_, "dim": d},
                 TileType((), I32),
-                user_loc(),
+                loc,
             )
         else:
-            limit = constant(int(ext), I32)  # type: ignore[arg-type]  # not DYN_DIM: an int
+            limit = _constant(int(ext), I32, (), loc)  # type: ignore[arg-type]  # not DYN_DIM
         out.append((d, start, limit))
     return tuple(out)
 

@@ -23,25 +23,27 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from tileir.ir.attr_rules import check_access, check_atomic
 from tileir.ir.dialect import MULTIMEM_OPS
-from tileir.ir.module import Global
+from tileir.ir.memo import memo_table, remember
+from tileir.ir.module import EMPTY_ATTRS, Global, Loc
 from tileir.ir.numerics import dense_format
 from tileir.ops.conversions import ptr_attr_of
 from tileir.ops.lanes import cell_lanes
-from tileir.ops.shape import broadcast, index_tile, iota, reshape
-from tileir.record.builder import Effect, Emit
+from tileir.ops.shape import broadcast, index_tile, iota_at, reshape_at
+from tileir.record.builder import Effect, Emit, make_emit
 from tileir.record.markers import FREE_AXIS, Cells, Param
 from tileir.record.program import (
     Access,
     Atomic,
     AtomicCas,
     Base,
-    Load,
     LoadPtr,
     Store,
     StorePtr,
+    make_load,
+    make_store,
 )
-from tileir.record.source import user_loc
-from tileir.record.tile import Number, Tile, TileLike, as_tile, constant, refuse
+from tileir.record.source import CALLER, user_loc
+from tileir.record.tile import Number, Tile, TileLike, as_tile, binary_at, constant, refuse
 from tileir.shape_rules import RuleError, check_write, widen_many
 from tileir.types import I1, I32, Format, PointerType, TileType, _all_ints, canonical_tile_type
 
@@ -156,11 +158,23 @@ _BLOCK_IDS = tuple(Tile("block_id", (), {"axis": axis}, TileType((), I32)) for a
 
 def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
     """One i32 tile per dimension: the block id along its grid axis, or the kernel's pick."""
-    c = needs_cells(p, op)
+    return _cell_index(p, needs_cells(p, op), free, op)
+
+
+def _cell_index(
+    p: Param, c: Cells, free: Sequence[Index], op: str, loc: Optional[Loc] = None
+) -> tuple[Tile, ...]:
+    """:func:`cell_index` of ``p``, whose cells are ``c``; ``loc``: the user's location, when
+    the caller has it (the index constants of ints are made there)."""
     along = c.along
+    if not free:
+        found = _GRID_INDEX.get(along)
+        if found is not None:  # every dimension follows a grid axis: its block ids
+            return found
     n_free = along.count(FREE_AXIS)
     if not n_free and not free:  # every dimension follows a grid axis (checked: 0, 1 or 2)
-        return tuple([_BLOCK_IDS[axis] for axis in along])  # type: ignore[index]
+        found = tuple([_BLOCK_IDS[axis] for axis in along])  # type: ignore[index]
+        return remember(_GRID_INDEX, along, found, _MAX_GRID_INDEX)
     free = list(free)
     if len(free) != n_free:
         if op == "load_cell":
@@ -179,10 +193,16 @@ def cell_index(p: Param, free: Sequence[Index], op: str) -> tuple[Tile, ...]:
     out: list[Tile] = []
     for axis in along:
         if axis is FREE_AXIS:
-            out.append(index_tile(free.pop(0), op))
+            out.append(index_tile(free.pop(0), op, loc))
         else:
             out.append(_BLOCK_IDS[axis])  # type: ignore[index]
     return tuple(out)
+
+
+#: the ``along`` of cells none of whose dimensions is FREE_AXIS -> their block ids, one per
+#: dimension: a memo of a pure function of immutable values (a few ``along`` recur)
+_GRID_INDEX: dict[tuple, tuple[Tile, ...]] = memo_table("ops.memory: cell indices")
+_MAX_GRID_INDEX = 256
 
 
 def needs_cells(p: Param, op: str) -> Cells:
@@ -201,15 +221,16 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     if p.role == "Scalar":
         raise refuse(op, f"{p.describe()} is a value; read it with scalar()")
     c = needs_cells(p, op)
-    idx = cell_index(p, index, op)
+    # the same frame (and so location) for the instruction, its effect and the tiles made for
+    # it; looked for from load_cell's or load_at's caller (both of them tileir's own)
+    loc = user_loc(3)
+    idx = _cell_index(p, c, index, op, loc)
     acc = access("load", op, n_index=len(idx), **options) if options else _WEAK
     tile = c.tile
     ttype = canonical_tile_type(tile, p.format) if _all_ints(tile) else TileType(tile, p.format)
-    # the same frame (and so location) for the instruction and its effect; looked for from
-    # load_cell's or load_at's caller (both of them tileir's own)
-    loc = user_loc(3)
-    lanes = cell_lanes(p, c, idx) if c.ragged else ()
-    return Emit("load_view_tko", Load(-1, p.index, c, idx, ttype, loc, acc), ttype, loc, lanes)
+    lanes = cell_lanes(p, c, idx, loc) if c.ragged else ()
+    load = make_load(-1, p.index, c, idx, ttype, loc, acc)
+    return make_emit("load_view_tko", load, ttype, loc, lanes)
 
 
 def load_cell(p: Param, **options: Any) -> Effect:
@@ -244,16 +265,17 @@ def load_at(p: Param, index: Sequence[Index], **options: Any) -> Effect:
 def _check_store_value(p: Param, t: TileLike, shape: tuple[int, ...], op: str) -> Tile:
     if not isinstance(t, Tile):
         t = constant(t, p.format, ())
-    if t.format != p.format:
+    fmt = t.type.element
+    if fmt is not p.format and fmt != p.format:  # (most formats are one shared object)
         raise refuse(
             op,
             f"value is {t.type} and {p.describe()} holds {p.format}; convert it "
             f"with .to({p.format})",
             user_loc(),
         )
-    if t.rank == 0:
+    if not t.type.shape:  # rank 0
         t = broadcast(t, shape)
-    if t.shape != tuple(shape):
+    if t.type.shape != tuple(shape):
         raise refuse(
             op,
             f"value is {t.type}, and a cell of {p.describe()} is {TileType(shape, p.format)}",
@@ -276,10 +298,11 @@ def store_cell(p: Param, value: TileLike, **options: Any) -> Effect:
     _writable(p, "cell", "store_cell")
     c = needs_cells(p, "store_cell")
     value = _check_store_value(p, value, c.tile, "store_cell")
-    idx = cell_index(p, (), "store_cell")
+    idx = _cell_index(p, c, (), "store_cell")
     acc = access("store", "store_cell", n_index=len(idx), **options) if options else _WEAK
     loc = user_loc(2)  # the same frame (and so location) for the instruction and its effect
-    return Emit("store_view_tko", Store(p.index, c, idx, value, loc, acc), None, loc)
+    store = make_store(p.index, c, idx, value, loc, acc)
+    return make_emit("store_view_tko", store, None, loc, ())
 
 
 def store_sub(p: Param, value: Tile, at: Sequence[Index], **options: Any) -> Effect:
@@ -308,7 +331,7 @@ def store_sub(p: Param, value: Tile, at: Sequence[Index], **options: Any) -> Eff
         index.append(base * per_cell + index_tile(at[d], "store_sub") if per_cell > 1 else base)
     view = Cells(c.extent, value.shape, c.along, c.pad)
     acc = access("store", "store_sub", n_index=len(index), **options)
-    loc = user_loc()
+    loc = user_loc(CALLER)
     return Emit("store_view_tko", Store(p.index, view, tuple(index), value, loc, acc), None, loc)
 
 
@@ -331,12 +354,15 @@ def _offsets(at: Index, shape: Sequence[int], strides: Optional[Sequence[int]], 
             f"strides {list(strides)} has {len(strides)} entries; the tile has rank {len(shape)}",
             user_loc(),
         )
-    total = index_tile(at, op)
+    loc = user_loc(CALLER)  # every tile of the offsets is made at the access's line
+    total = index_tile(at, op, loc)
     for d, (n, s) in enumerate(zip(shape, strides)):
-        lane = iota(n)
+        lane = iota_at(n, I32, loc)
         if len(shape) > 1:
-            lane = reshape(lane, tuple(n if e == d else 1 for e in range(len(shape))))
-        total = total + lane * s if s != 1 else total + lane
+            lane = reshape_at(lane, tuple(n if e == d else 1 for e in range(len(shape))), loc)
+        if s != 1:
+            lane = binary_at("mul", lane, s, loc, EMPTY_ATTRS)
+        total = binary_at("add", total, lane, loc, EMPTY_ATTRS)
     if total.shape != shape:
         total = broadcast(total, shape)
     return total
@@ -471,7 +497,7 @@ def load(
     pad = constant(padding, fmt, lanes) if m is not None else None
     acc = access("load", "load_ptr_tko", pointer=True, **options)
     ttype = TileType(lanes, fmt)
-    loc = user_loc()
+    loc = user_loc(CALLER)
     return Emit("load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, loc, acc), ttype, loc)
 
 

@@ -25,10 +25,12 @@ import inspect
 import math
 from typing import Any, Callable, Sequence, Union, overload
 
-from tileir.ir.module import ScalarAttr
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table, remember
+from tileir.ir.module import EMPTY_ATTRS, ScalarAttr, freeze_attrs
 from tileir.ops.elementwise import compare
 from tileir.ops.shape import broadcast, iota, reshape, where
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import (
     Dims,
     Number,
@@ -37,6 +39,7 @@ from tileir.record.tile import (
     TileLike,
     as_tile,
     float_identity,
+    make_tile,
     reduce_dim,
     refuse,
 )
@@ -118,18 +121,32 @@ def _named(combiner: str, t: TileLike, dim: Dims, keepdims: bool) -> Tile:
 
 def _named_one(combiner: str, t: Tile, dim: int, keepdims: bool) -> Tile:
     d = reduce_dim(t, dim)
-    shape = reduce_shape(t.shape, d, False)
-    identity = float_identity(combiner, _numbers(t, "reduce"))
-    r = Tile(
-        "reduce",
-        (t,),
-        {"dim": d, "combiner": combiner, "identity": identity},
-        t.type.with_shape(shape),
-        user_loc(),
-    )
+    ttype = t.type
+    shape = reduce_shape(ttype.shape, d, False)
+    attrs_ = _named_attrs(combiner, d, _numbers(t, "reduce"))
+    r = make_tile("reduce", (t,), attrs_, ttype.with_shape(shape), user_loc(CALLER))
     if keepdims:
-        r = Tile("reshape", (r,), {}, t.type.with_shape(reduce_shape(t.shape, d, True)), r.loc)
+        kept = ttype.with_shape(reduce_shape(ttype.shape, d, True))
+        r = make_tile("reshape", (r,), EMPTY_ATTRS, kept, r.loc)
     return r
+
+
+def _named_attrs(combiner: str, d: int, fmt: Format) -> AttrMap:
+    """The attributes of a named reduction along ``d`` of a ``fmt`` tile (its identity is
+    the combiner's in that format), frozen once per combiner, dimension and format."""
+    key = (combiner, d, fmt.name)
+    found = _NAMED_ATTRS.get(key)
+    if found is None:
+        identity = float_identity(combiner, fmt)
+        made = freeze_attrs({"dim": d, "combiner": combiner, "identity": identity})
+        found = remember(_NAMED_ATTRS, key, made, _MAX_NAMED_ATTRS)
+    return found
+
+
+#: (combiner, dimension, format name) -> the attributes of that named reduction: a memo of a
+#: pure function of immutable values (the combiners are the named ones: strings)
+_NAMED_ATTRS: dict[tuple[str, int, str], AttrMap] = memo_table("ops.reductions: named attributes")
+_MAX_NAMED_ATTRS = 1024
 
 
 def reduce_max(t: Tile, dim: Dims = -1, keepdims: bool = False) -> Tile:
@@ -289,7 +306,11 @@ def reduce(
     shape = reduce_shape(xs[0].shape, d, False)
     types = [x.type.with_shape(shape) for x in xs]
     node = Tile(
-        "reduce", xs, {"dim": d, "identities": idents, "region": region}, types[0], user_loc()
+        "reduce",
+        xs,
+        {"dim": d, "identities": idents, "region": region},
+        types[0],
+        user_loc(CALLER),
     )
     out = _results(node, types)
     if keepdims:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from tileir.ir.module import Bounded, DivBy, SameElements, freeze_attrs
+from tileir.ir.module import EMPTY_ATTRS, Bounded, DivBy, Loc, SameElements, freeze_attrs
 from tileir.ops.conversions import convert
 from tileir.record.markers import Param
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import (
     Number,
     Tile,
@@ -71,14 +71,16 @@ __all__ = [
 Index = Union[int, Tile]
 
 
-def index_tile(i: Index, op: str) -> Tile:
-    """``i`` as a rank-0 ``i32`` tile (an int, or an integer tile converted)."""
+def index_tile(i: Index, op: str, loc: Optional[Loc] = None) -> Tile:
+    """``i`` as a rank-0 ``i32`` tile (an int, or an integer tile converted); ``loc``: the
+    user's location, when the caller has it (an int's constant is made there)."""
     if type(i) is int:  # (the constant refuses an int outside i32, as as_tile's would)
-        return _constant(i, I32, (), None)
+        return _constant(i, I32, (), loc)
     t = as_tile(i, None, op)
-    if t.rank != 0 or not isinstance(t.format, Format) or not t.format.is_int:
+    fmt = t.type.element
+    if t.type.shape or not isinstance(fmt, Format) or not fmt.is_int:
         raise refuse(op, f"an index is a rank-0 integer tile or an int, got {t.type}", user_loc())
-    if t.format != I32:
+    if fmt is not I32 and fmt != I32:  # (most formats are one shared object)
         t = convert(t, I32)
     return t
 
@@ -138,7 +140,7 @@ def scalar(p: Param) -> Tile:
         raise refuse("scalar", f"{p.describe()} is a buffer; scalar() reads a Scalar parameter")
     if p.value is not None:  # fixed when recorded (tileir.compose.specialize): a constant
         return constant(p.value, p.format, ())
-    return Tile("param", (), {"index": p.index}, TileType((), p.format), user_loc())
+    return Tile("param", (), {"index": p.index}, TileType((), p.format), user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- construction
@@ -166,10 +168,15 @@ def full(shape: Sequence[int], value: Number, fmt: Format = F32) -> Tile:
 
 def iota(n: int, fmt: Format = I32) -> Tile:
     """The rank-1 tile ``[0, 1, ..., n-1]`` (i8, i16, i32 or i64)."""
+    return iota_at(n, fmt, user_loc(CALLER))
+
+
+def iota_at(n: int, fmt: Format, loc: Optional[Loc]) -> Tile:
+    """:func:`iota` made at ``loc``, the user's location (for ops that have it already)."""
     check_shape((n,), "iota")
     if not isinstance(fmt, Format) or fmt.name not in ("i8", "i16", "i32", "i64"):
         raise refuse("iota", f"iota makes i8, i16, i32 or i64 tiles, not {fmt}", user_loc())
-    return Tile("iota", (), {}, TileType((n,), fmt), user_loc())
+    return make_tile("iota", (), EMPTY_ATTRS, TileType((n,), fmt), loc)
 
 
 arange = iota
@@ -191,6 +198,11 @@ def broadcast(t: TileLike, shape: Sequence[int]) -> Tile:
 
 def reshape(t: Tile, shape: Sequence[int]) -> Tile:
     """``t``'s elements in row-major order as a tile of ``shape`` (same element count)."""
+    return reshape_at(t, shape, user_loc(CALLER))
+
+
+def reshape_at(t: Tile, shape: Sequence[int], loc: Optional[Loc]) -> Tile:
+    """:func:`reshape` made at ``loc``, the user's location (for ops that have it already)."""
     t = as_tile(t, None, "reshape")
     shape = shape_tuple(shape, "reshape")
     check_shape(shape, "reshape")
@@ -201,7 +213,7 @@ def reshape(t: Tile, shape: Sequence[int]) -> Tile:
         raise refuse("reshape", f"{t.type} has {t.type.size} elements and {list(shape)} holds {n}")
     if shape == t.shape:
         return t
-    return Tile("reshape", (t,), {}, t.type.with_shape(shape), user_loc())
+    return make_tile("reshape", (t,), EMPTY_ATTRS, t.type.with_shape(shape), loc)
 
 
 def permute(t: Tile, permutation: Sequence[int]) -> Tile:
@@ -239,7 +251,7 @@ def cat(lhs: Tile, rhs: Tile, dim: int = 0) -> Tile:
     d = dim % lhs.rank
     shape = tuple(a + b if i == d else a for i, (a, b) in enumerate(zip(lhs.shape, rhs.shape)))
     check_shape(shape, "cat")
-    return Tile("cat", (lhs, rhs), {"dim": d}, lhs.type.with_shape(shape), user_loc())
+    return Tile("cat", (lhs, rhs), {"dim": d}, lhs.type.with_shape(shape), user_loc(CALLER))
 
 
 def _block_index(index: Sequence[Index], rank: int, op: str, what: str) -> tuple[Tile, ...]:
@@ -267,7 +279,7 @@ def extract(source: Tile, index: Sequence[Index], shape: Sequence[int]) -> Tile:
             user_loc(),
         )
     idx = _block_index(index, source.rank, "extract", str(source.type))
-    return Tile("extract", (source, *idx), {}, source.type.with_shape(shape), user_loc())
+    return Tile("extract", (source, *idx), {}, source.type.with_shape(shape), user_loc(CALLER))
 
 
 def insert(dest: Tile, piece: Tile, index: Sequence[Index]) -> Tile:
@@ -286,7 +298,7 @@ def insert(dest: Tile, piece: Tile, index: Sequence[Index]) -> Tile:
             user_loc(),
         )
     idx = _block_index(index, dest.rank, "insert", str(dest.type))
-    return Tile("insert", (piece, dest, *idx), {}, dest.type, user_loc())
+    return Tile("insert", (piece, dest, *idx), {}, dest.type, user_loc(CALLER))
 
 
 def where(mask: Tile, if_true: TileLike, if_false: TileLike) -> Tile:
@@ -305,7 +317,7 @@ def where(mask: Tile, if_true: TileLike, if_false: TileLike) -> Tile:
     except RuleError as err:
         raise refuse("select", f"mask {mask.type}, values {a.type} and {b.type}: {err}") from None
     mask, a, b = (broadcast(x, shape) if x.shape != shape else x for x in (mask, a, b))
-    return Tile("select", (mask, a, b), {}, a.type, user_loc())
+    return Tile("select", (mask, a, b), {}, a.type, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- mma
@@ -364,7 +376,7 @@ def mma(
         if signed is not True:
             raise refuse(op, "signed is for i8 products (mmai)", user_loc())
         attrs_ = {"fast_acc": bool(fast_acc)}
-    return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc())
+    return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc(CALLER))
 
 
 def matmul(a: Tile, b: Tile) -> Tile:
@@ -457,7 +469,7 @@ def mma_scaled(a: Tile, b: Tile, acc: TileLike, a_scale: Tile, b_scale: Tile) ->
         raise refuse(
             op, f"{types}: blocks of {a.shape[1] // blocks} along K; {_scaled_table()}", user_loc()
         )
-    return Tile(op, (a, b, acc, a_scale, b_scale), {}, acc.type, user_loc())
+    return Tile(op, (a, b, acc, a_scale, b_scale), {}, acc.type, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- assume
@@ -465,7 +477,7 @@ def mma_scaled(a: Tile, b: Tile, acc: TileLike, a_scale: Tile, b_scale: Tile) ->
 
 def _assumed(x: TileLike, predicate: Union[DivBy, Bounded, SameElements], what: str) -> Tile:
     x = as_tile(x, None, "assume")
-    return Tile("assume", (x,), {"predicate": predicate}, x.type, user_loc())
+    return Tile("assume", (x,), {"predicate": predicate}, x.type, user_loc(CALLER))
 
 
 def assume_div_by(

@@ -32,16 +32,17 @@ from attrs import fields as attrs_fields
 from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
-from tileir.ir.memo import memo_table
+from tileir.ir.attrmap import AttrMap
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Loc, freeze_attrs
 from tileir.record.dropped import check_generator
 from tileir.record.effect import Effect
 from tileir.record.markers import Param
-from tileir.record.program import Instr
+from tileir.record.program import Instr, Load, make_load
 from tileir.record.tile import Tile, make_tile
 from tileir.types import TileType
 
-__all__ = ["Builder", "Effect", "Emit", "drive"]
+__all__ = ["Builder", "BuilderState", "Effect", "Emit", "drive", "drive_state", "make_emit"]
 
 
 #: A loop enclosing what is being recorded: its kind (``"for"`` or ``"loop"``) and the types
@@ -85,10 +86,39 @@ class Builder:
         """This builder after a nested body recorded with ``child``: its ids are used up."""
         return Builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
 
+    # a loop's recording makes a child, takes ids, adopts it and takes ids again: the two
+    # pairs of steps in one Builder each
+    def nested(self, loop: LoopScope, count: int) -> tuple["Builder", tuple[int, ...]]:
+        """``child(loop).fresh(count)``: a loop body's builder and its ``count`` first ids."""
+        n = self.next_id
+        child = Builder(self.kernel, self.params, pvector(), n + count, self.loops + (loop,))
+        return child, tuple(range(n, n + count))
+
+    def adopt_fresh(self, child: "Builder", count: int) -> tuple["Builder", tuple[int, ...]]:
+        """``adopt(child).fresh(count)``: this builder after ``child``'s body, and ``count``
+        new ids (a nested construct's results)."""
+        n = child.next_id
+        adopted = Builder(self.kernel, self.params, self.instrs, n + count, self.loops)
+        return adopted, tuple(range(n, n + count))
+
     def var(
         self, ident: int, ttype: TileType, loc: Optional[Loc] = None, lanes: tuple = ()
     ) -> Tile:
-        return make_tile("var", (), freeze_attrs({"id": ident}), ttype, loc, lanes)
+        return make_tile("var", (), var_attrs(ident), ttype, loc, lanes)
+
+
+def var_attrs(ident: int) -> AttrMap:
+    """The attributes of the ``var`` tile of value ``ident``: ``freeze_attrs({"id": ident})``,
+    kept per id (every recording numbers its values from 0, so the same few ids recur)."""
+    found = _VAR_ATTRS.get(ident)
+    if found is None:
+        found = remember(_VAR_ATTRS, ident, freeze_attrs({"id": ident}), _MAX_VAR_ATTRS)
+    return found
+
+
+#: value id -> the attributes of its ``var`` tile: a memo of a pure function of an int
+_VAR_ATTRS: dict[int, AttrMap] = memo_table("record.builder: var attributes")
+_MAX_VAR_ATTRS = 4096
 
 
 @frozen
@@ -119,10 +149,35 @@ class Emit(Effect):
         return builder, builder.var(rid, self.type, self.loc, self.lanes)
 
 
+_new_object = object.__new__
+_EMIT_SLOTS = tuple(
+    getattr(Emit, name).__set__ for name in ("op", "template", "type", "loc", "lanes")
+)
+
+
+def make_emit(
+    op: str, template: Instr, type: Optional[TileType], loc: Optional[Loc], lanes: tuple
+) -> Emit:
+    """``Emit(op, template, type, loc, lanes)``, made as the recorder's trusted constructors
+    make theirs (the loads and stores of cells make one each): field for field the
+    constructor's object."""
+    s_op, s_template, s_type, s_loc, s_lanes = _EMIT_SLOTS
+    effect = _new_object(Emit)
+    s_op(effect, op)
+    s_template(effect, template)
+    s_type(effect, type)
+    s_loc(effect, loc)
+    s_lanes(effect, lanes)
+    return effect
+
+
 def _with_result(template: Any, rid: int) -> Instr:
     """``attrs.evolve(template, result=rid)``, by position where the class allows it
     (``template``: an instruction that makes a value, so has a ``result`` field)."""
     cls = type(template)
+    if cls is Load:  # a read of cells or windows, the most common: its trusted maker
+        t = template
+        return make_load(rid, t.param, t.view, t.index, t.type, t.loc, t.access)
     how = _REBUILD.get(cls)
     if how is None:
         fields = attrs_fields(cls)
@@ -156,39 +211,84 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     """
     if not isinstance(produced, GeneratorType):  # what inspect.isgenerator asks
         return builder, produced
+    state, value = drive_state(
+        (builder.kernel, builder.params, builder.instrs, builder.next_id, builder.loops),
+        produced,
+    )
+    return Builder(*state), value
+
+
+#: the effect class drive_state applies itself (a test swaps it out to check the fast path
+#: against each effect's own apply)
+_DRIVE_APPLIES = Emit
+
+#: A Builder's fields, in its constructor's order: what :func:`drive_state` threads.
+BuilderState = tuple[str, tuple[Param, ...], PVector[Instr], int, tuple[LoopScope, ...]]
+
+
+def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[BuilderState, Any]:
+    """:func:`drive` for a generator, on a Builder's fields (``Builder(*state)`` is the
+    builder): the recording state after the body, and its value.  ``trace`` asks this
+    directly, needing only the instructions."""
     check_generator(produced)  # an effect made and thrown away is refused here
     value: Any = None
+    # the builder's fields, as locals: an Emit (almost every effect) is applied here, as
+    # Emit.apply would, without a Builder made per effect; any other effect gets the
+    # Builder they make, and hands back the one it leaves
+    kernel, params, instrs, next_id, loops = state
     while True:
         try:
             effect = produced.send(value)
         except StopIteration as stop:
-            return builder, stop.value
+            return (kernel, params, instrs, next_id, loops), stop.value
+        if type(effect) is _DRIVE_APPLIES:
+            ttype = effect.type
+            if ttype is None:
+                instrs = instrs.append(effect.template)
+                value = None
+            else:
+                instrs = instrs.append(_with_result(effect.template, next_id))
+                value = make_tile("var", (), var_attrs(next_id), ttype, effect.loc, effect.lanes)
+                next_id += 1
+            continue
         if not isinstance(effect, Effect):
-            where = _where(produced)
-            produced.close()
-            if type(effect).__name__ == "LoopExit":
-                raise RecordingError(
-                    f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
-                    f"the loop body or from an if_ branch",
-                    op=effect.kind,
-                    where=where,
-                )
-            if isinstance(effect, GeneratorType):
-                name = getattr(effect, "__name__", "helper")
-                raise RecordingError(
-                    f"the body yielded a call of `{name}`, a helper that has effects (a "
-                    f"generator); call it with `yield from`: `x = yield from {name}(...)`",
-                    op="yield",
-                    where=where,
-                )
-            what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"
-            raise RecordingError(
-                f"the body yielded {what}; a kernel body yields effects (load_cell, store_cell, "
-                f"for_range ...), and computes tiles without yield",
-                op="yield",
-                where=where,
-            )
-        builder, value = effect.apply(builder)
+            raise _not_an_effect(produced, effect)
+        builder, value = effect.apply(Builder(kernel, params, instrs, next_id, loops))
+        kernel, params, instrs, next_id, loops = (
+            builder.kernel,
+            builder.params,
+            builder.instrs,
+            builder.next_id,
+            builder.loops,
+        )
+
+
+def _not_an_effect(produced: GeneratorType, effect: object) -> RecordingError:
+    """The refusal of a body that yielded ``effect``, not an Effect (the body is closed)."""
+    where = _where(produced)
+    produced.close()
+    if type(effect).__name__ == "LoopExit":
+        return RecordingError(
+            f"the body yielded {effect!r}; an exit ends a loop trip: `return` it from "
+            f"the loop body or from an if_ branch",
+            op=effect.kind,  # type: ignore[attr-defined]
+            where=where,
+        )
+    if isinstance(effect, GeneratorType):
+        name = getattr(effect, "__name__", "helper")
+        return RecordingError(
+            f"the body yielded a call of `{name}`, a helper that has effects (a "
+            f"generator); call it with `yield from`: `x = yield from {name}(...)`",
+            op="yield",
+            where=where,
+        )
+    what = "a tile" if isinstance(effect, Tile) else f"{type(effect).__name__} {effect!r}"
+    return RecordingError(
+        f"the body yielded {what}; a kernel body yields effects (load_cell, store_cell, "
+        f"for_range ...), and computes tiles without yield",
+        op="yield",
+        where=where,
+    )
 
 
 def _where(gen: GeneratorType) -> Optional[str]:

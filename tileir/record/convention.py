@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tileir.record.markers import DYN_DIM, Marker, Param
+from tileir.record.markers import DYN_DIM, Marker, Param, make_param
 from tileir.types import I32, I64, TileType
 
 __all__ = ["SUMMARY", "dyn_extents", "entry_param_types", "entry_arguments", "trace_params"]
@@ -46,7 +46,7 @@ SUMMARY = (
 
 def trace_params(*markers: Marker) -> tuple[Param, ...]:
     """The parameters ``trace`` makes of ``markers`` (one :class:`Param` each, numbered)."""
-    return tuple(Param(i, m) for i, m in enumerate(markers))
+    return tuple([make_param(i, m) for i, m in enumerate(markers)])
 
 
 def dyn_extents(params: Sequence[Param]) -> tuple[tuple[int, int], ...]:

@@ -45,6 +45,7 @@ __all__ = [
     "Shared",
     "Scalar",
     "Param",
+    "make_param",
     "retile",
 ]
 
@@ -358,6 +359,25 @@ class Param:
 _set_param_cells = Param.cells.__set__  # type: ignore[union-attr]
 _set_param_format = Param.format.__set__  # type: ignore[attr-defined]
 _set_param_role = Param.role.__set__  # type: ignore[attr-defined]
+_set_param_index = Param.index.__set__  # type: ignore[attr-defined]
+_set_param_marker = Param.marker.__set__  # type: ignore[attr-defined]
+_set_param_view = Param.view.__set__  # type: ignore[union-attr]
+_set_param_value = Param.value.__set__  # type: ignore[union-attr]
+_new_object = object.__new__
+
+
+def make_param(index: int, marker: Marker) -> Param:
+    """``Param(index, marker)``, made directly: the handle every recording makes for each
+    of its markers (the constructor's object, field for field, its derived facts included)."""
+    p = _new_object(Param)
+    _set_param_index(p, index)
+    _set_param_marker(p, marker)
+    _set_param_view(p, None)
+    _set_param_value(p, None)
+    _set_param_cells(p, marker.cells)
+    _set_param_format(p, marker.format)
+    _set_param_role(p, marker.role)
+    return p
 
 
 def retile(

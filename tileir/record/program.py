@@ -43,6 +43,9 @@ __all__ = [
     "Instr",
     "MEMORY_INSTRS",
     "Multimem",
+    "make_load",
+    "make_store",
+    "make_program",
 ]
 
 if TYPE_CHECKING:
@@ -415,3 +418,88 @@ class Program:
 
     def param(self, index: int) -> Param:
         return self.params[index]
+
+
+# The recorder's trusted constructors: the objects the classes' own constructors make, field
+# for field, for fields already what their converters would make of them (tuples).  A frozen
+# class refuses plain assignment; a slot's descriptor does not ask.  The hot path of a
+# recording makes one Load per load_cell (two: its template, then the one with its result id),
+# one Store per store_cell and one Program per kernel.
+_new_object = object.__new__
+
+
+def _slot_setters(cls: type, names: str) -> tuple[Any, ...]:
+    return tuple(getattr(cls, name).__set__ for name in names.split())
+
+
+_LOAD_SLOTS = _slot_setters(Load, "result param view index type loc access")
+_STORE_SLOTS = _slot_setters(Store, "param view index value loc access")
+_PROGRAM_SLOTS = _slot_setters(
+    Program, "name params body grid loc hints checked _attrs_cached_hash"
+)
+
+
+def make_load(
+    result: int,
+    param: int,
+    view: View,
+    index: tuple[Tile, ...],
+    type: TileType,
+    loc: Optional[Loc],
+    access: Access,
+) -> Load:
+    """``Load(result, param, view, index, type, loc, access)`` for ``index`` a tuple."""
+    s_result, s_param, s_view, s_index, s_type, s_loc, s_access = _LOAD_SLOTS
+    ins = _new_object(Load)
+    s_result(ins, result)
+    s_param(ins, param)
+    s_view(ins, view)
+    s_index(ins, index)
+    s_type(ins, type)
+    s_loc(ins, loc)
+    s_access(ins, access)
+    return ins
+
+
+def make_store(
+    param: int,
+    view: View,
+    index: tuple[Tile, ...],
+    value: Tile,
+    loc: Optional[Loc],
+    access: Access,
+) -> Store:
+    """``Store(param, view, index, value, loc, access)`` for ``index`` a tuple."""
+    s_param, s_view, s_index, s_value, s_loc, s_access = _STORE_SLOTS
+    ins = _new_object(Store)
+    s_param(ins, param)
+    s_view(ins, view)
+    s_index(ins, index)
+    s_value(ins, value)
+    s_loc(ins, loc)
+    s_access(ins, access)
+    return ins
+
+
+def make_program(
+    name: str,
+    params: tuple[Param, ...],
+    body: tuple[Instr, ...],
+    grid: Optional[tuple[Optional[int], ...]],
+    loc: Optional[Loc],
+    hints: Optional[Hints],
+    checked: bool,
+) -> Program:
+    """``Program(name, params, body, grid, loc, hints, checked)`` for ``params`` and ``body``
+    tuples."""
+    s_name, s_params, s_body, s_grid, s_loc, s_hints, s_checked, s_hash = _PROGRAM_SLOTS
+    program = _new_object(Program)
+    s_name(program, name)
+    s_params(program, params)
+    s_body(program, body)
+    s_grid(program, grid)
+    s_loc(program, loc)
+    s_hints(program, hints)
+    s_checked(program, checked)
+    s_hash(program, None)
+    return program

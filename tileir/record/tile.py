@@ -23,7 +23,17 @@ from __future__ import annotations
 
 import math
 import operator as _operator
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional, Sequence, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Iterable,
+    Mapping,
+    NoReturn,
+    Optional,
+    Sequence,
+    Union,
+)
 
 from attrs import field, frozen
 
@@ -36,7 +46,7 @@ from tileir.ir.module import AS_TUPLE, EMPTY_ATTRS, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
 from tileir.ir.signatures import attr_defaults
 from tileir.record.effect import not_a_tile_hint
-from tileir.record.source import user_loc
+from tileir.record.source import CALLER, user_loc
 from tileir.shape_rules import RuleError, normalize_dim, widen_shapes
 from tileir.types import (
     F32,
@@ -228,40 +238,40 @@ class Tile:
 
     # -- arithmetic (element-wise, with widening) -----------------------------------------
     def __add__(self, other: TileLike) -> Tile:
-        return binary("add", self, other)
+        return binary_at("add", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __radd__(self, other: TileLike) -> Tile:
-        return binary("add", other, self)
+        return binary_at("add", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __sub__(self, other: TileLike) -> Tile:
-        return binary("sub", self, other)
+        return binary_at("sub", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rsub__(self, other: TileLike) -> Tile:
-        return binary("sub", other, self)
+        return binary_at("sub", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __mul__(self, other: TileLike) -> Tile:
-        return binary("mul", self, other)
+        return binary_at("mul", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rmul__(self, other: TileLike) -> Tile:
-        return binary("mul", other, self)
+        return binary_at("mul", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __truediv__(self, other: TileLike) -> Tile:
-        return binary("div", self, other)
+        return binary_at("div", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rtruediv__(self, other: TileLike) -> Tile:
-        return binary("div", other, self)
+        return binary_at("div", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __floordiv__(self, other: TileLike) -> Tile:
-        return binary("floordiv", self, other)
+        return binary_at("floordiv", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rfloordiv__(self, other: TileLike) -> Tile:
-        return binary("floordiv", other, self)
+        return binary_at("floordiv", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __mod__(self, other: TileLike) -> Tile:
-        return binary("rem", self, other)
+        return binary_at("rem", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rmod__(self, other: TileLike) -> Tile:
-        return binary("rem", other, self)
+        return binary_at("rem", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __neg__(self) -> Tile:
         return unary("neg", self)
@@ -270,28 +280,28 @@ class Tile:
         return unary("abs", self)
 
     def __and__(self, other: TileLike) -> Tile:
-        return binary("and", self, other)
+        return binary_at("and", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rand__(self, other: TileLike) -> Tile:
-        return binary("and", other, self)
+        return binary_at("and", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __or__(self, other: TileLike) -> Tile:
-        return binary("or", self, other)
+        return binary_at("or", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __ror__(self, other: TileLike) -> Tile:
-        return binary("or", other, self)
+        return binary_at("or", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __xor__(self, other: TileLike) -> Tile:
-        return binary("xor", self, other)
+        return binary_at("xor", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rxor__(self, other: TileLike) -> Tile:
-        return binary("xor", other, self)
+        return binary_at("xor", other, self, user_loc(CALLER), EMPTY_ATTRS)
 
     def __lshift__(self, other: TileLike) -> Tile:
-        return binary("shl", self, other)
+        return binary_at("shl", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     def __rshift__(self, other: TileLike) -> Tile:
-        return binary("shr", self, other)
+        return binary_at("shr", self, other, user_loc(CALLER), EMPTY_ATTRS)
 
     # a comparison of tiles is a tile (an i1 mask), as numpy's comparisons are arrays; the
     # checker calls that an unsafe overlap with the numbers' own (``int.__gt__`` answers bool
@@ -366,7 +376,7 @@ class Tile:
             (self,),
             {"permutation": (1, 0)},
             self.type.with_shape(self.shape[::-1]),
-            user_loc(),
+            user_loc(CALLER),
         )
 
     def reshape(self, shape: Sequence[int]) -> "Tile":
@@ -484,7 +494,7 @@ def _constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optional[Lo
                 made = _new_constant(value, fmt, shape, loc)
                 remember(_CONSTANTS, key, (made.type, made.attrs), _MAX_CONSTANTS)
                 return made
-            return make_tile("constant", (), found[1], found[0], loc or user_loc())
+            return make_tile("constant", (), found[1], found[0], loc or user_loc(CALLER))
     return _new_constant(value, fmt, shape, loc)
 
 
@@ -507,7 +517,7 @@ def _new_constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optiona
         lo, hi = int_value_range(fmt)
         if not lo <= int(value) <= hi:
             raise refuse("constant", f"{value!r} does not fit {fmt} (from {lo} to {hi})")
-    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc())
+    return Tile("constant", (), {"value": dense_of(ttype, value)}, ttype, loc or user_loc(CALLER))
 
 
 def _format_for_number(value: Number, like: Optional[Tile]) -> Format:
@@ -598,16 +608,24 @@ _ARITH_OPS: dict[tuple[str, str], str] = {
 }
 
 
+#: _ARITH_OPS by kind, then format name (two lookups of strings, no key tuple to make)
+_ARITH_OPS_BY_KIND: dict[str, dict[str, str]] = {
+    kind: {name: op for (k, name), op in _ARITH_OPS.items() if k == kind} for kind, _ in _ARITH_OPS
+}
+_NO_OPS: dict[str, str] = {}
+
+
 def _widen_to(t: Tile, shape: tuple[int, ...], op: str) -> Tile:
     """``t`` widened to ``shape`` (reshape a rank-0 tile first, then broadcast)."""
-    if t.shape == shape:
+    ttype = t.type
+    if ttype.shape == shape:
         return t
     if t.op == "constant" and len(t.attrs["value"].data) <= 8 and _is_splat(t):
         return _splat_like(t, shape)
     src = t
-    if t.rank == 0:
-        src = Tile("reshape", (t,), {}, t.type.with_shape((1,) * len(shape)), t.loc)
-    return Tile("broadcast", (src,), {}, t.type.with_shape(shape), t.loc)
+    if not ttype.shape:  # rank 0
+        src = make_tile("reshape", (t,), EMPTY_ATTRS, ttype.with_shape((1,) * len(shape)), t.loc)
+    return make_tile("broadcast", (src,), EMPTY_ATTRS, ttype.with_shape(shape), t.loc)
 
 
 def _is_splat(t: Tile) -> bool:
@@ -627,7 +645,7 @@ def _splat_like(t: Tile, shape: tuple[int, ...]) -> Tile:
 def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
     """Both operands widened to the op's shape, or a refusal naming both types."""
     try:
-        shape = widen_shapes(lhs.shape, rhs.shape)
+        shape = widen_shapes(lhs.type.shape, rhs.type.shape)
     except RuleError as err:
         raise refuse(
             op,
@@ -638,7 +656,8 @@ def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
 
 
 def _same_format(op: str, lhs: Tile, rhs: Tile) -> None:
-    if lhs.format != rhs.format:
+    left, right = lhs.type.element, rhs.type.element
+    if left is not right and left != right:  # (most formats are one shared object)
         raise refuse(
             op,
             f"lhs is {lhs.type} and rhs is {rhs.type}: formats differ; "
@@ -666,10 +685,18 @@ def widening_hint(lhs: ElementType, rhs: ElementType) -> str:
 
 def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     """An element-wise binary op of kind ``add``/``sub``/... picked by the operands' format."""
-    lhs_tile = isinstance(lhs, Tile)
-    if not lhs_tile and not isinstance(rhs, Tile):
+    if not isinstance(lhs, Tile) and not isinstance(rhs, Tile):
         raise refuse(kind, f"neither {lhs!r} nor {rhs!r} is a tile")
-    loc = user_loc()  # one look for the op and the constant a number becomes
+    return binary_at(kind, lhs, rhs, user_loc(CALLER), attrs_)
+
+
+def binary_at(
+    kind: str, lhs: TileLike, rhs: TileLike, loc: Optional[Loc], attrs_: Mapping[str, Any]
+) -> Tile:
+    """:func:`binary` of operands one of which is a tile, at ``loc``: the user's location,
+    which the Tile operators look up from their own caller and the ops that have it already
+    pass on (one look for the op and the constant a number becomes)."""
+    lhs_tile = isinstance(lhs, Tile)
     if not attrs_:
         # one format, one that arithmetic computes on, no attribute: every check of the
         # general path below passes, so the tile is made at once
@@ -677,8 +704,10 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
         other = rhs if lhs_tile else lhs
         ttype = tile.type
         fmt = ttype.element
-        op_ = _ARITH_OPS.get((kind, fmt.name)) if type(fmt) is Format else None
+        op_ = _ARITH_OPS_BY_KIND.get(kind, _NO_OPS).get(fmt.name) if type(fmt) is Format else None
         if op_ is not None:
+            if type(other) is Tile and other.type is ttype:  # one shared type: no widening
+                return make_tile(op_, (lhs, rhs), EMPTY_ATTRS, ttype, loc)  # type: ignore[arg-type]
             pair = _trusted_pair(op_, tile, other, lhs_tile, loc)
             if pair is not None:
                 return make_tile(op_, pair, EMPTY_ATTRS, pair[0].type, loc)
@@ -696,8 +725,8 @@ def binary(kind: str, lhs: TileLike, rhs: TileLike, **attrs_: Any) -> Tile:
     _arith_format(op, lhs.type)
     lhs, rhs = widen_pair(op, lhs, rhs)
     if kind == "floordiv":
-        attrs_["rounding"] = "negative_inf"
-    return Tile(op, (lhs, rhs), drop_defaults(op, attrs_), lhs.type, loc)
+        attrs_ = {**attrs_, "rounding": "negative_inf"}
+    return Tile(op, (lhs, rhs), drop_defaults(op, dict(attrs_)), lhs.type, loc)
 
 
 def _trusted_pair(
@@ -730,11 +759,18 @@ def _splat_number(value: object, fmt: Format) -> bool:
     if vt is float:
         return fmt.is_float
     if vt is int or vt is bool:
-        if fmt.is_float:
-            return -(1 << 53) <= value <= 1 << 53  # type: ignore[operator]
-        lo, hi = int_value_range(fmt)
-        return lo <= value <= hi  # type: ignore[operator]
+        bounds = _SPLAT_BOUNDS.get(fmt.name)
+        if bounds is None:
+            bounds = _SPLAT_BOUNDS[fmt.name] = (
+                (-(1 << 53), 1 << 53) if fmt.is_float else int_value_range(fmt)
+            )
+        return bounds[0] <= value <= bounds[1]  # type: ignore[operator]
     return False
+
+
+#: format name -> the ints a constant of it takes as they are: a float format's exact ints,
+#: an int format's int_value_range (a memo of a pure function of the name, one per format)
+_SPLAT_BOUNDS: dict[str, tuple[int, int]] = memo_table("record.tile: splat bounds")
 
 
 def drop_defaults(op: str, attrs_: dict[str, Any]) -> dict[str, Any]:
@@ -794,7 +830,7 @@ def unary(kind: str, x: TileLike, **attrs_: Any) -> Tile:
                 op, f"`{op}` takes a float tile, got {x.type}; convert with .to(F32)", user_loc()
             )
     _arith_format(op, x.type)
-    return Tile(op, (x,), drop_defaults(op, attrs_), x.type, user_loc())
+    return Tile(op, (x,), drop_defaults(op, attrs_), x.type, user_loc(CALLER))
 
 
 def compare(
@@ -806,7 +842,7 @@ def compare(
     lhs_tile = isinstance(lhs, Tile)
     if not lhs_tile and not isinstance(rhs, Tile):
         raise refuse("cmp", f"neither {lhs!r} nor {rhs!r} is a tile")
-    loc = user_loc()  # one look for the op and the constant a number becomes
+    loc = user_loc(CALLER)  # one look for the op and the constant a number becomes
     tile: Tile = lhs if lhs_tile else rhs  # type: ignore[assignment]
     fmt = tile.type.element
     if type(fmt) is Format and type(signed) is bool:
@@ -855,7 +891,7 @@ def reduce_dim(x: Tile, dim: int, op: str = "reduce") -> int:
     if isinstance(dim, bool) or not isinstance(dim, int):
         raise refuse(op, f"dim must be an int (a dimension of {x.type}), got {dim!r}", user_loc())
     try:
-        return normalize_dim(dim, x.rank)
+        return normalize_dim(dim, len(x.type.shape))
     except RuleError as err:
         raise refuse("reduce", f"{x.type}: {err}", user_loc()) from None
 

@@ -1,0 +1,223 @@
+"""The recorder's fast paths give what its general paths give, locations and lanes included."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import attrs
+import pytest
+
+from tileir.ir.memo import clear_memos
+from tileir.ir.module import freeze_attrs
+from tileir.kernel import record
+from tileir.kernels import registry
+from tileir.record import builder as builder_module
+from tileir.record import tile as tile_module
+from tileir.record.builder import Builder, drive, var_attrs
+from tileir.record.source import CALLER, user_loc
+
+#: kernels whose bodies use every kind of effect the fast paths meet: loads of ragged cells,
+#: stores, the pointer path, loops and branches, helpers
+KERNELS = ("vadd", "vadd_tail", "softmax", "matmul", "transpose", "histogram", "flash_attn")
+
+
+def _deep(value: Any) -> Any:
+    """``value`` as nested tuples of every field, those outside equality (locations, lanes)
+    included, so two recordings compare wholly."""
+    if attrs.has(type(value)):
+        fields = attrs.fields(type(value))
+        return (type(value).__name__,) + tuple(_deep(getattr(value, f.name)) for f in fields)
+    if isinstance(value, (tuple, list)) or type(value).__name__ == "PVector":
+        return tuple(_deep(v) for v in value)
+    return value
+
+
+class _NoEmit:
+    """Stands for Emit in drive's ``type(effect) is _DRIVE_APPLIES`` test, which then fails for
+    every effect: each one goes through its own ``apply``, with a Builder made per effect."""
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_drive_records_what_each_effects_apply_records(name, monkeypatch):
+    recipe = registry.get(name).build().recipe
+    program = record(name, recipe.body, *recipe.markers)
+    params = tuple(program.params)
+    fast, fast_value = drive(Builder(name, params), recipe.body(*params))
+    # record drives the Builder's fields (drive_state) and keeps only the instructions
+    assert _deep(program.body) == _deep(fast.instrs)
+    monkeypatch.setattr(builder_module, "_DRIVE_APPLIES", _NoEmit)
+    general, general_value = drive(Builder(name, params), recipe.body(*params))
+    assert _deep(fast) == _deep(general) and fast_value == general_value
+    assert len(fast.instrs) > 0
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_a_recording_with_warm_memos_is_the_cold_one(name):
+    recipe = registry.get(name).build().recipe
+
+    def again():
+        return record(name, recipe.body, *recipe.markers, hints=recipe.hints)
+
+    clear_memos()
+    cold = again()
+    warm = again()
+    assert _deep(warm) == _deep(cold)
+
+
+def test_var_attrs_are_freeze_attrs_of_the_id():
+    for ident in (0, 1, 7, 4095):
+        assert var_attrs(ident) == freeze_attrs({"id": ident})
+        assert var_attrs(ident) is var_attrs(ident)
+
+
+def test_user_loc_from_the_caller_is_user_locs_answer():
+    # a function of tileir's own (compiled as tile.py's) asks both ways: its own frame is
+    # tileir's, so starting at its caller changes nothing
+    namespace = {"user_loc": user_loc, "CALLER": CALLER}
+    source = "def asks():\n    return user_loc(), user_loc(CALLER)\n"
+    exec(compile(source, tile_module.__file__, "exec"), namespace)
+    plain, from_caller = namespace["asks"]()
+    assert plain == from_caller and plain is not None and plain.file == __file__
+
+
+def _traced(run):
+    """``run()`` with a line and opcode tracer on (as coverage and debuggers run code)."""
+
+    def tracer(frame, event, arg):
+        frame.f_trace_opcodes = True
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        return run()
+    finally:
+        sys.settrace(None)
+
+
+@pytest.mark.parametrize("name", ("row_softmax", "flash_attn"))
+def test_locations_under_a_tracer_are_the_untraced_ones(name):
+    # the locations are kept per code object and instruction: the line a traced frame
+    # reports must be the one the line table gives for that instruction
+    recipe = registry.get(name).build().recipe
+
+    def again():
+        return record(name, recipe.body, *recipe.markers, hints=recipe.hints)
+
+    clear_memos()
+    traced = _traced(again)
+    clear_memos()
+    assert _deep(again()) == _deep(traced)
+
+
+@pytest.mark.parametrize("name", ("vadd_tail", "histogram", "transpose"))
+def test_an_instruction_with_its_result_is_evolves_answer(name):
+    from tileir.record.builder import _with_result
+    from tileir.record.program import walk_instructions
+
+    recipe = registry.get(name).build().recipe
+    program = record(name, recipe.body, *recipe.markers)
+    for ins in walk_instructions(program.body):
+        if hasattr(ins, "result"):
+            fast, made = _with_result(ins, 41), attrs.evolve(ins, result=41)
+            assert type(fast) is type(made) and _deep(fast) == _deep(made)
+
+
+def test_a_named_reductions_attributes_are_its_frozen_dict():
+    from tileir.ops.reductions import _named_attrs
+    from tileir.record.tile import float_identity
+    from tileir.types import BF16, F32, I8, I32
+
+    for combiner in ("sum", "max", "min", "prod"):
+        for fmt in (F32, BF16, I32, I8):
+            for d in (0, 1):
+                made = freeze_attrs(
+                    {"dim": d, "combiner": combiner, "identity": float_identity(combiner, fmt)}
+                )
+                kept = _named_attrs(combiner, d, fmt)
+                assert kept == made and list(kept.items()) == list(made.items())
+                assert [type(v) for v in kept.values()] == [type(v) for v in made.values()]
+
+
+@pytest.mark.parametrize("kind", ("add", "sub", "mul", "div", "floordiv", "rem", "max", "and"))
+def test_an_element_wise_op_of_one_shared_type_is_the_general_paths(kind):
+    from tileir.ir.module import EMPTY_ATTRS, Loc
+    from tileir.record.tile import Tile, binary, binary_at
+    from tileir.types import F32, I32, TileType, canonical_tile_type
+
+    loc = Loc("k.py", 7, 9, "k")
+    for fmt in (F32, I32):
+        if kind in ("and", "floordiv") and fmt is F32:
+            continue
+        shared = canonical_tile_type((4, 8), fmt)
+        x = Tile("iota", (), {}, shared, loc)
+        y = Tile("iota", (), {"n": 1}, shared, loc)
+        fast = binary_at(kind, x, y, loc, EMPTY_ATTRS)  # one type object: made at once
+        # an equal type that is another object, and an attribute (None: dropped) that takes
+        # the general path
+        other = Tile("iota", (), {"n": 1}, TileType((4, 8), fmt), loc)
+        assert _deep(binary_at(kind, x, other, loc, EMPTY_ATTRS)) == _deep(fast)
+        general = binary(kind, x, y, rounding=None) if kind != "floordiv" else None
+        if general is not None:
+            assert _deep(attrs.evolve(general, loc=loc)) == _deep(fast)
+
+
+def test_the_arithmetic_table_by_kind_is_the_pair_table():
+    from tileir.record.tile import _ARITH_OPS, _ARITH_OPS_BY_KIND
+
+    by_pairs = {(k, n): op for k, ops in _ARITH_OPS_BY_KIND.items() for n, op in ops.items()}
+    assert by_pairs == _ARITH_OPS
+
+
+def test_with_shape_is_the_constructors_type_and_shares_int_shapes():
+    from tileir.types import F32, TileType, canonical_tile_type
+
+    base = TileType((4,), F32)
+    for shape in ((), (8, 2), (1, 1, 4)):
+        assert base.with_shape(shape) is canonical_tile_type(shape, F32)
+        assert base.with_shape(shape) == TileType(shape, F32)
+    for shape in ([8, 2], (True, 2)):  # not a tuple of ints: the constructor's conversion
+        assert base.with_shape(shape) == TileType(tuple(shape), F32)
+        assert base.with_shape(shape).shape == TileType(tuple(shape), F32).shape
+
+
+def test_iota_and_reshape_at_a_loc_are_the_public_ops():
+    from tileir.ops.shape import iota, iota_at, reshape, reshape_at
+    from tileir.types import I32
+
+    made = iota(8)
+    assert made.loc is not None and made.loc.file == __file__
+    assert _deep(iota_at(8, I32, made.loc)) == _deep(made)
+    wide = reshape(made, (1, 8))
+    assert _deep(reshape_at(made, (1, 8), wide.loc)) == _deep(wide)
+    assert reshape_at(made, (8,), None) is made  # the same shape: the tile as it is
+
+
+def test_a_loops_builder_steps_in_one_are_the_steps_one_by_one():
+    from tileir.types import F32, TileType
+
+    recipe = registry.get("vadd").build().recipe
+    params = tuple(record("vadd", recipe.body, *recipe.markers).params)
+    outer = Builder("k", params, next_id=5, loops=(("loop", ()),))
+    scope = ("for", (TileType((4,), F32),))
+    nested, ids = outer.nested(scope, 3)
+    child, child_ids = outer.child(scope).fresh(3)
+    assert (nested, ids) == (child, child_ids) and nested.loops == child.loops
+    done = Builder("k", params, next_id=11, loops=(scope,))
+    adopted, rids = outer.adopt_fresh(done, 2)
+    assert (adopted, rids) == outer.adopt(done).fresh(2)
+    assert adopted.loops == outer.loops and adopted.instrs == outer.instrs
+
+
+def test_splat_bounds_are_the_formats_own():
+    from tileir.ir.numerics import int_value_range
+    from tileir.record.tile import _splat_number
+    from tileir.types import BF16, F32, I1, I8, I32
+
+    for fmt in (F32, BF16, I1, I8, I32):
+        lo, hi = (-(1 << 53), 1 << 53) if fmt.is_float else int_value_range(fmt)
+        for value in (lo - 1, lo, 0, 1, True, hi, hi + 1):
+            clear_memos()
+            cold = _splat_number(value, fmt)
+            assert cold == (lo <= value <= hi) == _splat_number(value, fmt)
+        assert _splat_number(0.5, fmt) == fmt.is_float
