@@ -108,15 +108,20 @@ def measure(kernel: str, repeats: int, streams_mib=STREAMS_MIB) -> tuple[list, O
     return rows, why
 
 
+def _added(seconds: float) -> str:
+    """A difference from the warm time, signed (a best-of can come out under the warm one)."""
+    return ("+" if seconds >= 0 else "-") + fmt_seconds(abs(seconds))
+
+
 def report(kernel: str, repeats: int, rows: list, why: Optional[str]) -> str:
     warm_ours, warm_theirs = rows[0][1], rows[0][2]
     body = [
         (
             name,
             fmt_seconds(o),
-            f"+{fmt_seconds(o - warm_ours)}" if i else "",
+            _added(o - warm_ours) if i else "",
             fmt_seconds(t),
-            f"+{fmt_seconds(t - warm_theirs)}" if i else "",
+            _added(t - warm_theirs) if i else "",
             f"{t / o:.1f}x",
         )
         for i, (name, o, t) in enumerate(rows)

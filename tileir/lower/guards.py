@@ -197,8 +197,18 @@ _COUNTS: dict[int, Tile] = memo_table("lower.guards: count parameters")
 #: the guard's constant attribute maps (made once: a dict given to a Tile is frozen again on
 #: every call)
 _SIGNED = freeze_attrs({"signedness": "signed"})
-#: the rank-0 i1 ``true`` a lane's mask is negated with
-_TRUE = Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
+#: the rank-0 i1 ``true`` a lane's mask is negated with, made on first use (a dense
+#: constant's bits come from tileir.ir.numerics, which loads ml_dtypes: `tileir render`
+#: should not pay for that at import)
+_TRUE: list[Tile] = []
+
+
+def _true() -> Tile:
+    if not _TRUE:
+        _TRUE.append(
+            Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
+        )
+    return _TRUE[0]
 
 
 def _to_i64(t: Tile) -> Tile:
@@ -267,7 +277,7 @@ def _or(a: Tile, b: Tile) -> Tile:
 
 
 def _not(a: Tile) -> Tile:
-    a, t = _pair("xori", a, _TRUE)
+    a, t = _pair("xori", a, _true())
     return Tile("xori", (a, t), EMPTY_ATTRS, a.type, a.loc)
 
 
