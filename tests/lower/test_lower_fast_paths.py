@@ -151,7 +151,7 @@ def test_a_guards_widening_is_widen_pairs():
         made = drop_defaults("cmpi", {"comparison_predicate": pred, "signedness": "signed"})
         assert guards._cmp_attrs(pred) == made
     assert guards._count_param(5) == Tile("param", (), {"index": 5}, i64)
-    assert guards._TRUE == Tile("constant", (), {"value": dense_of(i1, 1)}, i1)
+    assert guards._true() == Tile("constant", (), {"value": dense_of(i1, 1)}, i1)
 
 
 def test_an_accesss_memoized_attributes_are_the_ones_made_directly():
