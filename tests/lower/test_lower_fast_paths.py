@@ -131,7 +131,7 @@ def test_a_guards_widening_is_widen_pairs():
     leaves = [
         guards._i64(0),
         guards._count_param(5),
-        guards._TRUE,
+        guards._true(),
         Tile("constant", (), {"value": dense_of(i64, 7)}, i64, at),  # a located leaf
         Tile("exti", (guards._i64(1),), {}, i64),  # not a leaf
         Tile("param", (), {"index": 2}, TileType((8,), I1)),
