@@ -17,7 +17,7 @@ from tileir.ir.dialect import VERSIONS
 from tileir.ir.memo import clear_memos
 from tileir.ir.module import Block, Dense, Function, Module, Op, Value
 from tileir.kernels import registry
-from tileir.types import F32, I1, PointerType, TileType
+from tileir.types import F32, I1, PointerType, TileType, TokenType
 
 CASES = list(family_versions())
 
@@ -94,8 +94,10 @@ def _fault(module: Module, version: str) -> str:
         Op("addf", (Value(5, TileType((), F32)),) * 2, (Value(1, TileType((), F32)),)),
         Op("addf", (Value(0, TileType((), F32)),) * 2, (Value(0, TileType((), F32)),)),
         Op("no_such_op", (), ()),
+        # a grouped op (no "*" group) short of its pointer operand: no layout takes it
+        Op("load_ptr_tko", (), (Value(1, TileType((), F32)), Value(2, TokenType()))),
     ],
-    ids=["results", "operands", "undefined", "defined-twice", "unknown"],
+    ids=["results", "operands", "undefined", "defined-twice", "unknown", "groups"],
 )
 def test_a_plain_op_at_fault_is_refused_as_the_checking_path_refuses_it(op, monkeypatch):
     x = Value(0, TileType((), F32))
