@@ -407,23 +407,9 @@ def trusted_op_n(
     the ``i``-th type ``t`` of ``result_types``."""
     results = []
     for t in result_types:
-        v: Any = _ValueDraft()
-        v.id = first_id
-        v.type = t
-        v.__class__ = Value
-        results.append(v)
+        results.append(trusted_value(first_id, t))
         first_id += 1
-    op: Any = _OpDraft()
-    op.name = name
-    op.operands = operands
-    op.results = tuple(results)
-    op.attrs = attrs
-    op.regions = regions
-    op.segments = segments
-    op.loc = loc
-    op._attrs_cached_hash = None
-    op.__class__ = Op
-    return op
+    return trusted_op(name, operands, tuple(results), attrs, regions, segments, loc)
 
 
 def trusted_value(id: int, type: Type) -> Value:

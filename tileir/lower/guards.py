@@ -34,6 +34,7 @@ GPU exactly where the fake device stops, and names the same op and line.
 
 from __future__ import annotations
 
+import functools
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
@@ -197,18 +198,14 @@ _COUNTS: dict[int, Tile] = memo_table("lower.guards: count parameters")
 #: the guard's constant attribute maps (made once: a dict given to a Tile is frozen again on
 #: every call)
 _SIGNED = freeze_attrs({"signedness": "signed"})
-#: the rank-0 i1 ``true`` a lane's mask is negated with, made on first use (a dense
-#: constant's bits come from tileir.ir.numerics, which loads ml_dtypes: `tileir render`
-#: should not pay for that at import)
-_TRUE: list[Tile] = []
 
 
+@functools.cache
 def _true() -> Tile:
-    if not _TRUE:
-        _TRUE.append(
-            Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
-        )
-    return _TRUE[0]
+    """The rank-0 i1 ``true`` a lane's mask is negated with, made on first use (a dense
+    constant's bits come from tileir.ir.numerics, which loads ml_dtypes: `tileir render`
+    should not pay for that at import)."""
+    return Tile("constant", (), {"value": dense_of(TileType((), I1), 1)}, TileType((), I1))
 
 
 def _to_i64(t: Tile) -> Tile:
