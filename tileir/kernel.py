@@ -175,13 +175,12 @@ def _body_loc(body: Callable[..., Any]) -> Optional[Loc]:
     return code_loc(code)
 
 
-def _check_generator_body(name: str, body: Callable[..., Any], produced: Any) -> None:
-    """A kernel body is a generator function: anything else records no effect at all."""
-    if isinstance(produced, GeneratorType):
-        return
+def _not_a_generator_body(name: str, body: Callable[..., Any], produced: Any) -> RecordingError:
+    """The refusal of a body that is not a generator function (``produced``: what calling it
+    returned): it records no effect at all."""
     loc = _body_loc(body)
     fname = getattr(body, "__name__", repr(body))
-    raise RecordingError(
+    return RecordingError(
         f"the body `{fname}` is not a generator function (it returned {produced!r}), so it "
         f"records nothing: a kernel body yields its effects, as in `x = yield load_cell(a)` "
         f"and `yield store_cell(out, x)`",
@@ -195,7 +194,12 @@ def _check_outs_written(
     name: str, body: Callable[..., Any], params: tuple[Param, ...], instrs: Sequence[Instr]
 ) -> None:
     """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
-    outs = {p.index for p in params if isinstance(p.marker, Out) and not p.marker.unwritten_ok}
+    # a plain loop, not a set comprehension: every recording asks, and a comprehension is a
+    # call of its own
+    outs: set[int] = set()
+    for p in params:
+        if isinstance(p.marker, Out) and not p.marker.unwritten_ok:
+            outs.add(p.index)
     for ins in instrs:  # most kernels store every Out at their top level
         if type(ins) is Store:
             outs.discard(ins.param)
@@ -268,14 +272,16 @@ def record(
     except RuleError as err:
         raise RecordingError(str(err), kernel=name, where=str(user_loc(3) or "")) from None
     try:
-        entry = entry_hints(hints)
+        # (most kernels have no hints: no call for them)
+        entry = entry_hints(hints) if hints is not None else None
     except RuleError as err:
         raise RecordingError(
             str(err), kernel=name, op="entry", where=str(user_loc(3) or "")
         ) from None
     try:
         produced = body(*params)
-        _check_generator_body(name, body, produced)
+        if type(produced) is not GeneratorType:  # (what isinstance asks: it has no subclass)
+            raise _not_a_generator_body(name, body, produced)
         # drive's work on a fresh Builder's fields: only the instructions are wanted
         state, result = drive_state((name, params, pvector(), 0, ()), produced)
     except TileIRError as err:

@@ -221,3 +221,41 @@ def test_splat_bounds_are_the_formats_own():
             cold = _splat_number(value, fmt)
             assert cold == (lo <= value <= hi) == _splat_number(value, fmt)
         assert _splat_number(0.5, fmt) == fmt.is_float
+
+
+def test_trace_params_are_the_constructors_handles():
+    from tileir.record.convention import trace_params
+    from tileir.record.markers import In, Out, Param, Scalar, Shared, cells
+    from tileir.types import F32, I32
+
+    g = cells([256], [128])
+    markers = (In(F32, g), Scalar(I32), Shared(F32), Out(F32, g, unwritten_ok=True))
+    made = trace_params(*markers)
+    assert _deep(made) == _deep(tuple(Param(i, m) for i, m in enumerate(markers)))
+    assert trace_params() == ()
+
+
+def test_store_cells_fast_path_for_an_out_is_what_check_write_allows():
+    # store_cell asks check_write only of a parameter that is not an Out: an Out written
+    # through its cells is what check_write passes, and every other role is still refused
+    from tileir.errors import RecordingError
+    from tileir.ops.memory import store_cell
+    from tileir.record.markers import In, Out, Scalar, Shared, cells, make_param
+    from tileir.shape_rules import RuleError, check_write
+    from tileir.types import F32
+
+    g = cells([256], [128])
+    assert check_write(make_param(0, Out(F32, g)), "cell") is None
+    for marker in (In(F32, g), Shared(F32, g), Scalar(F32)):
+        p = make_param(0, marker)
+        with pytest.raises(RuleError):
+            check_write(p, "cell")
+        with pytest.raises(RecordingError):
+            store_cell(p, 1.0)
+
+
+def test_record_without_hints_is_record_with_none():
+    recipe = registry.get("matmul").build().recipe
+    plain = record("matmul", recipe.body, *recipe.markers)
+    assert plain.hints is None
+    assert _deep(plain) == _deep(record("matmul", recipe.body, *recipe.markers, hints=None))

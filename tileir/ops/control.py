@@ -189,10 +189,11 @@ class _ForRange(Effect):
     op: str = "for"
 
     def apply(self, builder: Builder) -> tuple[Builder, Any]:
-        types = tuple(t.type for t in self.init)
+        # (list comprehensions, not generators: one call each, not one resumption per value)
+        types = tuple([t.type for t in self.init])
         inner, ids = builder.nested(("for", types), 1 + len(self.init))
         iv = inner.var(ids[0], TileType((), I32), self.loc)
-        carried = tuple(inner.var(i, t.type, self.loc) for i, t in zip(ids[1:], self.init))
+        carried = tuple([inner.var(i, t, self.loc) for i, t in zip(ids[1:], types)])
         check_function(self.body)
         inner, out = drive(inner, self.body(iv, *carried))
         if isinstance(out, LoopExit):
@@ -215,7 +216,7 @@ class _ForRange(Effect):
                 self.unsigned,
             )
         )
-        results = tuple(builder.var(r, t.type, self.loc) for r, t in zip(rids, self.init))
+        results = tuple([builder.var(r, t, self.loc) for r, t in zip(rids, types)])
         return builder, _shape_back(results, self.init_like)
 
 
@@ -238,7 +239,9 @@ def for_range(
     """
     init_values = _as_values(init, "init", "for")
     loc = user_loc(CALLER)  # the loop's, and its bounds' (made at once, at the same line)
-    lo, hi, st = (index_tile(v, "for", loc) for v in (lower, upper, step))
+    lo = index_tile(lower, "for", loc)
+    hi = index_tile(upper, "for", loc)
+    st = index_tile(step, "for", loc)
     return _ForRange(lo, hi, st, body, init_values, init, loc, bool(unsigned))
 
 

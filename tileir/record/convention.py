@@ -46,7 +46,8 @@ SUMMARY = (
 
 def trace_params(*markers: Marker) -> tuple[Param, ...]:
     """The parameters ``trace`` makes of ``markers`` (one :class:`Param` each, numbered)."""
-    return tuple([make_param(i, m) for i, m in enumerate(markers)])
+    # map, not a comprehension: every recording asks, and a comprehension is a call of its own
+    return tuple(map(make_param, range(len(markers)), markers))
 
 
 def dyn_extents(params: Sequence[Param]) -> tuple[tuple[int, int], ...]:
