@@ -10,6 +10,7 @@ from tileir.ir.module import (
     Value,
     clean_attrs,
     freeze_attrs,
+    trusted_block,
     trusted_op,
     trusted_op1,
     trusted_op_n,
@@ -99,3 +100,30 @@ def test_trusted_op_n_is_the_constructed_op_with_its_results():
             assert getattr(fast, f) == getattr(slow, f), f
         assert all(type(r) is Value for r in fast.results)
         assert fast == slow and hash(fast) == hash(slow)
+
+
+def test_trusted_op1_with_segments_and_regions_is_the_constructed_op():
+    t = TileType((4,), F32)
+    a = Value(0, t)
+    inner = Block((a,), (Op("yield", (a,)),))
+    loc = Loc("k.py", 4, 3)
+    for segments, regions in (((1, 0, 0), ()), (None, (inner,)), ((1,), (inner,))):
+        fast = trusted_op1("x", (a,), 1, t, EMPTY_ATTRS, loc, segments, regions)
+        slow = Op("x", (a,), (Value(1, t),), EMPTY_ATTRS, regions, segments, loc)
+        for f in _FIELDS:
+            assert getattr(fast, f) == getattr(slow, f), f
+        assert fast == slow and hash(fast) == hash(slow)
+
+
+def test_trusted_block_is_the_constructed_block():
+    import pickle
+    import weakref
+
+    t = TileType((), I32)
+    a = Value(0, t)
+    for args, ops in (((), ()), ((a,), (Op("yield", (a,)),))):
+        fast, slow = trusted_block(args, ops), Block(args, ops)
+        assert type(fast) is Block
+        assert (fast.args, fast.ops) == (slow.args, slow.ops)
+        assert fast == slow and hash(fast) == hash(slow)
+        assert weakref.ref(fast)() is fast and pickle.loads(pickle.dumps(fast)) == fast

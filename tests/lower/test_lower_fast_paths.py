@@ -13,6 +13,12 @@
 * an access's attribute map, memoized by the access's fields, is the one made directly;
 * a static tensor view's memo is keyed by every value its type reads (format, extent,
   pointer attribute): parameters that differ in one of them get their own types;
+* ``emit1`` with segments or regions makes the op ``emit`` makes;
+* an entry, memoized by what it reads of each parameter (index, role, format, pointer
+  attribute, extent), is the one the convention gives, for parameters differing in each;
+* a loop's, a guard's assert's and an atomic's memoized attributes are the ones made
+  directly (a loop's keep 1 and True apart, as freeze_attrs does);
+* a block restores what it bound over and removes what it bound fresh;
 * a kernel recorded anew and lowered with every memo warm (its entry, views and attribute
   maps found there by value) gives the Module, locations included, that it gives with every
   memo cold.
@@ -22,17 +28,17 @@ from __future__ import annotations
 
 import pytest
 
-from tileir import DYN_DIM, In, cells
+from tileir import DYN_DIM, In, Out, Scalar, cells
 from tileir.ir.memo import clear_memos
-from tileir.ir.module import Loc, Module, clean_attrs, freeze_attrs, walk
+from tileir.ir.module import EMPTY_ATTRS, Block, Loc, Module, Op, clean_attrs, freeze_attrs, walk
 from tileir.ir.numerics import dense_of
 from tileir.kernels import registry
 from tileir.lower import addressing, guards, memory
-from tileir.lower.lowering import _Lowering, _named_reduction, lower
-from tileir.record.convention import trace_params
+from tileir.lower.lowering import _entry, _for_attrs, _Lowering, _named_reduction, lower
+from tileir.record.convention import dyn_extents, entry_param_types, trace_params
 from tileir.record.program import Access
 from tileir.record.tile import Tile, drop_defaults, widen_pair
-from tileir.types import F16, F32, I1, I64, TOKEN, PartitionViewType, TileType
+from tileir.types import F16, F32, I1, I32, I64, TOKEN, PartitionViewType, TileType
 
 _FIELDS = ("name", "operands", "results", "attrs", "regions", "segments", "loc")
 
@@ -173,3 +179,72 @@ def test_an_accesss_memoized_attributes_are_the_ones_made_directly():
             for op in ("load_view_tko", "store_ptr_tko"):
                 direct = clean_attrs(op, freeze_attrs(a.attrs()))
                 assert memory._access_attrs(op, a) == direct
+
+
+def test_emit1_with_segments_and_regions_makes_the_op_emit_makes():
+    fast, slow = _walk_of("vadd"), _walk_of("vadd")
+    p = fast.params[0]
+    inner = Block((), (Op("yield", ()),))
+    a = fast.emit1("make_tensor_view", (p,), p.type, EMPTY_ATTRS, None, (1, 0, 0))
+    b = slow.emit("make_tensor_view", [p], [p.type], segments=[1, 0, 0])
+    c = fast.emit1("reduce", (p,), p.type, EMPTY_ATTRS, None, None, (inner,))
+    d = slow.emit("reduce", [p], [p.type], {}, [inner])
+    assert (a, c) == (b[0], d[0]) and fast.next_id == slow.next_id
+    for made, expected in zip(fast.ops, slow.ops):
+        for f in _FIELDS:
+            assert getattr(made, f) == getattr(expected, f), f
+
+
+def test_an_entry_is_keyed_by_every_value_it_reads():
+    grid = cells([256, 64], [32, 64])
+    markers = [
+        In(F32, grid),
+        In(F16, grid),
+        In(F32, grid, ptr_attr="none"),
+        In(F32, cells([DYN_DIM, 64], [32, 64])),
+        Out(F32, grid),
+        Scalar(I32),
+        Scalar(F32),
+    ]
+    clear_memos()
+    for _ in range(2):  # cold, then warm
+        for m in markers:
+            for others in ((), (Scalar(I32),), (In(F32, cells([DYN_DIM], [64])),)):
+                params = trace_params(m, *others)
+                for guarded in ((), (0,)):
+                    values, extents, counts = _entry(params, guarded)
+                    types = entry_param_types(params, guarded)
+                    assert tuple(v.type for v in values) == types
+                    assert list(extents) == list(dyn_extents(params))
+                    assert list(counts) == list(guarded)
+
+
+def test_the_memoized_op_attributes_are_the_ones_made_directly():
+    clear_memos()
+    for _ in range(2):  # cold, then warm
+        for flag in (False, True, 0, 1):
+            direct = clean_attrs("for", freeze_attrs({"unsigned_cmp": flag}))
+            made = _for_attrs(flag)
+            assert made == direct and [type(v) for v in made.values()] == [
+                type(v) for v in direct.values()
+            ]
+        for message in ("kernel `k`: a lane", "another"):
+            direct = clean_attrs("assert", freeze_attrs({"message": message}))
+            assert guards._assert_attrs(message) == direct
+        for key in (("relaxed", "device", "add"), ("acq_rel", "sys", "max")):
+            ordering, scope, mode = key
+            fields = {"memory_ordering": ordering, "memory_scope": scope, "mode": mode}
+            direct = clean_attrs("atomic_rmw_tko", freeze_attrs(fields))
+            assert memory._rmw_attrs(*key) == direct
+
+
+def test_a_block_restores_what_it_bound_over_and_removes_what_it_made():
+    walk = _walk_of("vadd")
+    walk.bind("outer", 1)
+    walk.open_block({"arg": 2})
+    walk.bind("outer", 3)  # over the enclosing block's binding
+    walk.bind("fresh", 4)
+    walk.bind("fresh", 5)  # bound fresh, then again in the same block
+    assert (walk.lookup("outer"), walk.lookup("fresh"), walk.lookup("arg")) == (3, 5, 2)
+    walk.close_block()
+    assert walk.env == {"outer": 1}

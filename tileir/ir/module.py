@@ -57,6 +57,7 @@ __all__ = [
     "trusted_op",
     "trusted_op1",
     "trusted_op_n",
+    "trusted_block",
     "trusted_value",
     "AttrMap",
     "walk",
@@ -83,8 +84,9 @@ else:
 
 
 class _Referable:
-    """The base of :class:`Value` and :class:`Op`: it holds their weak-reference slot, so
-    that a class of the same slots can take their layout (see :func:`trusted_op`)."""
+    """The base of :class:`Value`, :class:`Op` and :class:`Block`: it holds their
+    weak-reference slot, so that a class of the same slots can take their layout (see
+    :func:`trusted_op`)."""
 
     __slots__ = ("__weakref__",)
 
@@ -240,7 +242,7 @@ def _exact_key(value: dict) -> Optional[tuple]:
 
 
 @frozen(repr=False, cache_hash=True)
-class Block:
+class Block(_Referable):
     """A block: its arguments and its ops (the last one a terminator where the dialect says)."""
 
     args: tuple[Value, ...] = field(converter=_values, default=())
@@ -321,16 +323,16 @@ class Op(_Referable):
         return f"Op({res + ' = ' if res else ''}{self.name} {ops})"
 
 
-# The lowering's constructors: an Op or Value from fields already in the form the normal
-# constructor would give them (no converters, no default dropping, no Python ``__init__``
-# frame).  The lowering makes every op of every kernel: the attrs ``__init__`` with its five
-# converters was a third of its time, and setting a frozen class's slots one descriptor call
-# at a time half of what was left.  So each is made as its *draft*: a plain class of the
-# same slots on the same base, whose fields are set by ordinary attribute stores, and which
-# then becomes the frozen class by ``__class__`` assignment (Python allows it between classes
-# of one layout; the weak-reference slot sits in the shared base because Python compares
-# layouts without it).  A test checks that each gives what the normal constructor gives,
-# field for field.
+# The lowering's constructors: an Op, Value or Block from fields already in the form the
+# normal constructor would give them (no converters, no default dropping, no Python
+# ``__init__`` frame).  The lowering makes every op of every kernel: the attrs ``__init__``
+# with its five converters was a third of its time, and setting a frozen class's slots one
+# descriptor call at a time half of what was left.  So each is made as its *draft*: a plain
+# class of the same slots on the same base, whose fields are set by ordinary attribute
+# stores, and which then becomes the frozen class by ``__class__`` assignment (Python allows
+# it between classes of one layout; the weak-reference slot sits in the shared base because
+# Python compares layouts without it).  A test checks that each gives what the normal
+# constructor gives, field for field.
 
 
 class _ValueDraft(_Referable):
@@ -339,6 +341,10 @@ class _ValueDraft(_Referable):
 
 class _OpDraft(_Referable):
     __slots__ = Op.__slots__
+
+
+class _BlockDraft(_Referable):
+    __slots__ = Block.__slots__
 
 
 def trusted_op(
@@ -373,9 +379,12 @@ def trusted_op1(
     result_type: Type,
     attrs: AttrMap,
     loc: Optional[Loc],
+    segments: Optional[tuple[int, ...]] = None,
+    regions: tuple[Block, ...] = (),
 ) -> Op:
-    """``trusted_op`` of the commonest op, one result and no region, with its result
-    ``Value(result_id, result_type)`` made in the same call (one frame per pure op)."""
+    """``trusted_op`` of the commonest op, one result (a pure op, a view, a store's token, a
+    reduce), with its result ``Value(result_id, result_type)`` made in the same call (one
+    frame per op)."""
     v: Any = _ValueDraft()
     v.id = result_id
     v.type = result_type
@@ -385,8 +394,8 @@ def trusted_op1(
     op.operands = operands
     op.results = (v,)
     op.attrs = attrs
-    op.regions = ()
-    op.segments = None
+    op.regions = regions
+    op.segments = segments
     op.loc = loc
     op._attrs_cached_hash = None
     op.__class__ = Op
@@ -410,6 +419,17 @@ def trusted_op_n(
         results.append(trusted_value(first_id, t))
         first_id += 1
     return trusted_op(name, operands, tuple(results), attrs, regions, segments, loc)
+
+
+def trusted_block(args: tuple[Value, ...], ops: tuple[Op, ...]) -> Block:
+    """``Block(args, ops)`` for a caller that hands over tuples, made as its draft (see
+    :func:`trusted_op`): the lowering makes one per region and per function."""
+    block: Any = _BlockDraft()
+    block.args = args
+    block.ops = ops
+    block._attrs_cached_hash = None
+    block.__class__ = Block
+    return block
 
 
 def trusted_value(id: int, type: Type) -> Value:

@@ -72,7 +72,8 @@ _STATIC_VIEWS: dict[tuple, Optional[TensorViewType]] = memo_table(
 def _static_tensor_view_type(p: Param, cells: Cells) -> Optional[TensorViewType]:
     """The type of parameter ``p``'s buffer viewed as ``cells`` when every extent is a number
     (row-major strides, all known); None when one is DYN_DIM (the kernel computes those)."""
-    key = (p.format, cells.extent, p.marker.ptr_attr)
+    # (the format by its name, which is all a Format holds: a Format hashes in Python)
+    key = (p.format.name, cells.extent, p.marker.ptr_attr)
     try:
         return _STATIC_VIEWS[key]
     except KeyError:
@@ -93,11 +94,22 @@ def _static_tensor_view_type(p: Param, cells: Cells) -> Optional[TensorViewType]
 
 def _partition_view_type(cells: Cells, tv: TensorViewType, padded: bool) -> PartitionViewType:
     """The type of the partition view of tensor view type ``tv`` in ``cells``' tiles (with its
-    padding value when ``padded``)."""
+    padding value when ``padded``): a memo keyed by the values it reads, so that a hit makes
+    no dimension map and no call of ``_view_type`` (every view of every kernel asks)."""
     tile = cells.tile
-    return _view_type(
-        PartitionViewType, tile, tv, tuple(range(len(tile))), cells.pad if padded else None
-    )
+    pad = cells.pad if padded else None
+    key = (tile, pad, tv)
+    found = _PARTITION_VIEWS.get(key)
+    if found is None:
+        made = PartitionViewType(tile, tv, tuple(range(len(tile))), pad)
+        found = remember(_PARTITION_VIEWS, key, made)
+    return found
+
+
+# (tile, padding value, tensor view type) -> the partition view type
+_PARTITION_VIEWS: dict[tuple, PartitionViewType] = memo_table(
+    "lower.addressing: partition view types"
+)
 
 
 def _i32(n: int) -> Tile:
@@ -118,12 +130,12 @@ class Addressing(Walk):
         base = self.emit1("assume", (ptr,), ptr.type, _ALIGNED, loc)
         static = _static_tensor_view_type(p, cells)
         if static is not None:
-            (tv,) = self.emit_exact(
-                "make_tensor_view", (base,), (static,), EMPTY_ATTRS, _NO_DYNAMIC_SIZES, loc
+            tv = self.emit1(
+                "make_tensor_view", (base,), static, EMPTY_ATTRS, loc, _NO_DYNAMIC_SIZES
             )
         else:
             tv = self._dynamic_tensor_view(index, p, base, cells, loc)
-        self.bind_local(key, tv)
+        self.local[key] = tv  # (bind_local(key, tv), inlined: every view's path)
         return tv
 
     def _dynamic_tensor_view(
@@ -170,7 +182,7 @@ class Addressing(Walk):
         assert isinstance(tv_type, TensorViewType)  # what tensor_view makes
         pv_type = _partition_view_type(cells, tv_type, padded)
         pv = self.emit1("make_partition_view", (tv,), pv_type, EMPTY_ATTRS, loc)
-        self.bind_local(key, pv)
+        self.local[key] = pv  # (bind_local(key, pv), inlined: every view's path)
         return pv
 
     def any_view(self, index: int, spec: View, loc: Optional[Loc], padded: bool = True) -> Value:
@@ -264,14 +276,12 @@ class Addressing(Walk):
             found = self.lookup(key)
             if found is None:
                 assert isinstance(ptr.type, TileType)  # a tile of pointers
-                (r,) = self.emit(
-                    "reshape", (ptr,), [TileType((1,) * len(shape), ptr.type.element)], loc=loc
-                )
-                (found,) = self.emit(
-                    "broadcast", (r,), [TileType(shape, ptr.type.element)], loc=loc
-                )
+                ones = TileType((1,) * len(shape), ptr.type.element)
+                r = self.emit1("reshape", (ptr,), ones, EMPTY_ATTRS, loc)
+                wide = TileType(shape, ptr.type.element)
+                found = self.emit1("broadcast", (r,), wide, EMPTY_ATTRS, loc)
                 self.bind(key, found)
             ptr = found
-        (ptrs,) = self.emit("offset", (ptr, self.value(offsets)), [ptr.type], loc=loc)
+        ptrs = self.emit1("offset", (ptr, self.value(offsets)), ptr.type, EMPTY_ATTRS, loc)
         self.bind(ptrs_key, ptrs)
         return ptrs

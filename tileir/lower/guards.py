@@ -53,7 +53,7 @@ from tileir.record.program import (
     StorePtr,
     walk_instructions,
 )
-from tileir.record.tile import Tile, drop_defaults, widen_pair
+from tileir.record.tile import Tile, drop_defaults, make_tile, widen_pair
 from tileir.types import I1, I64, Format, PointerType, TileType
 
 if TYPE_CHECKING:
@@ -134,7 +134,11 @@ def guarded_params(program: Program) -> tuple[int, ...]:
     if not program.checked:
         return ()
     found: set[int] = set()
-    for ins in pointer_accesses(program):
+    for ins in walk_instructions(program.body):
+        # (pointer_accesses' filter, inlined: every checked lowering asks, and its generator
+        # is one more code object to fetch when the caches are cold)
+        if not isinstance(ins, PointerAccess):
+            continue
         base = ins.param
         if isinstance(base, int):
             found.add(base)
@@ -213,11 +217,11 @@ def _to_i64(t: Tile) -> Tile:
     assert isinstance(fmt, Format) and fmt.is_int  # offsets are integers (the recorder's)
     if fmt == I64:
         return t
-    return Tile("exti", (t,), _SIGNED, t.type.with_element(I64), t.loc)
+    return make_tile("exti", (t,), _SIGNED, t.type.with_element(I64), t.loc)
 
 
 def _address(p: Tile) -> Tile:
-    return Tile("ptr_to_int", (p,), EMPTY_ATTRS, p.type.with_element(I64), p.loc)
+    return make_tile("ptr_to_int", (p,), EMPTY_ATTRS, p.type.with_element(I64), p.loc)
 
 
 def _pair(op: str, a: Tile, b: Tile) -> tuple[Tile, Tile]:
@@ -260,29 +264,29 @@ _CMP_ATTRS: dict[str, AttrMap] = memo_table("lower.guards: a signed comparison's
 
 def _cmp(pred: str, a: Tile, b: Tile) -> Tile:
     a, b = _pair("cmpi", a, b)
-    return Tile("cmpi", (a, b), _cmp_attrs(pred), a.type.with_element(I1), a.loc)
+    return make_tile("cmpi", (a, b), _cmp_attrs(pred), a.type.with_element(I1), a.loc)
 
 
 def _and(a: Tile, b: Tile) -> Tile:
     a, b = _pair("andi", a, b)
-    return Tile("andi", (a, b), EMPTY_ATTRS, a.type, a.loc)
+    return make_tile("andi", (a, b), EMPTY_ATTRS, a.type, a.loc)
 
 
 def _or(a: Tile, b: Tile) -> Tile:
     a, b = _pair("ori", a, b)
-    return Tile("ori", (a, b), EMPTY_ATTRS, a.type, a.loc)
+    return make_tile("ori", (a, b), EMPTY_ATTRS, a.type, a.loc)
 
 
 def _not(a: Tile) -> Tile:
     a, t = _pair("xori", a, _true())
-    return Tile("xori", (a, t), EMPTY_ATTRS, a.type, a.loc)
+    return make_tile("xori", (a, t), EMPTY_ATTRS, a.type, a.loc)
 
 
 def _within(addr: Tile, base: Tile, nbytes: Tile, esize: int) -> Tile:
     """Lanes of ``addr`` (i64 byte addresses) holding a whole element in the ``nbytes`` bytes
     from ``base``'s address: ``0 <= addr - base <= nbytes - esize``."""
-    d = Tile("subi", _pair("subi", addr, _address(base)), EMPTY_ATTRS, addr.type, addr.loc)
-    last = Tile("subi", (nbytes, _i64(esize)), EMPTY_ATTRS, nbytes.type, addr.loc)
+    d = make_tile("subi", _pair("subi", addr, _address(base)), EMPTY_ATTRS, addr.type, addr.loc)
+    last = make_tile("subi", (nbytes, _i64(esize)), EMPTY_ATTRS, nbytes.type, addr.loc)
     return _and(_cmp("greater_than_or_equal", d, _i64(0)), _cmp("less_than_or_equal", d, last))
 
 
@@ -314,7 +318,7 @@ class GuardedAccess(Walk):
         if leaf.op == "ptr_param":
             index = int(leaf.attrs["index"])
             count = self._count(index)
-            return leaf, Tile("muli", (count, _i64(size)), EMPTY_ATTRS, count.type, leaf.loc)
+            return leaf, make_tile("muli", (count, _i64(size)), EMPTY_ATTRS, count.type, leaf.loc)
         if leaf.op == "get_global":
             n = int(np.asarray(dense_array(leaf.attrs["global"].value)).size)
             return leaf, _i64(n * size)
@@ -371,7 +375,7 @@ class GuardedAccess(Walk):
             ptrs = base
             if offsets is not None:
                 p, o = _pair("offset", base, offsets)
-                ptrs = bound = Tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
+                ptrs = bound = make_tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
             pointer = ptrs.format
             assert isinstance(pointer, PointerType)  # the recorder's pointer path
             pointee = pointer.pointee
@@ -393,7 +397,21 @@ class GuardedAccess(Walk):
             # the file's name, not its path: the module (and its pinned bytes) must not
             # depend on where the checkout lives; the op's own loc keeps the full path
             message += f" (at {_file_name(loc.file)}:{loc.line})"
-        return ok, clean_attrs("assert", freeze_attrs({"message": message})), bound
+        return ok, _assert_attrs(message), bound
+
+
+def _assert_attrs(message: str) -> AttrMap:
+    """The attributes of the ``assert`` of ``message``, as the op keeps them, made once per
+    message (a kernel recorded again writes the same ones; one probe, not freeze_attrs' key
+    and clean_attrs' probe)."""
+    found = _ASSERT_ATTRS.get(message)
+    if found is None:
+        attrs = clean_attrs("assert", freeze_attrs({"message": message}))
+        found = remember(_ASSERT_ATTRS, message, attrs, 1024)
+    return found
+
+
+_ASSERT_ATTRS: dict[str, AttrMap] = memo_table("lower.guards: a guard's assert attributes")
 
 
 #: a guard as tiles: the lanes inside, the assert's attributes, the pointers to bind (or None)

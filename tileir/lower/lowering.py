@@ -29,7 +29,8 @@ The entry's parameters are those of the calling convention,
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Mapping, Optional, Sequence
+from operator import attrgetter
+from typing import Any, Hashable, Iterable, Mapping, Optional, Sequence
 
 from tileir.errors import LoweringError
 from tileir.ir.attrmap import AttrMap
@@ -46,6 +47,7 @@ from tileir.ir.module import (
     Value,
     clean_attrs,
     freeze_attrs,
+    trusted_block,
     trusted_op1,
     trusted_op_n,
     trusted_value,
@@ -144,10 +146,10 @@ _TILE_ATTRS: dict[tuple[str, int], tuple[AttrMap, AttrMap]] = memo_table(
 def _entry(params: tuple[Param, ...], guarded: tuple[int, ...]) -> _Entry:
     """The entry of a program of ``params`` whose pointer path reaches ``guarded``: its
     parameters as Values ``0 .. P-1`` (the convention's types), the DYN_DIM extent ->
-    parameter map and the guarded parameter -> count position map.  A memo keyed by those
-    values (a kernel recorded again has equal parameters); the Values are immutable, so every
-    lowering of such a program shares them, and the maps are only read."""
-    key = (params, guarded)
+    parameter map and the guarded parameter -> count position map.  A memo keyed by what it
+    reads of those values (a kernel recorded again has equal parameters); the Values are
+    immutable, so every lowering of such a program shares them, and the maps are only read."""
+    key = (_entry_key(params), guarded)
     found = _ENTRIES.get(key)
     if found is not None:
         return found
@@ -159,6 +161,23 @@ def _entry(params: tuple[Param, ...], guarded: tuple[int, ...]) -> _Entry:
     first_count = n + len(extents)
     count_index = {p: first_count + i for i, p in enumerate(guarded)}
     return remember(_ENTRIES, key, (values, extent_values, count_index), 1024)
+
+
+def _entry_key(params: tuple[Param, ...]) -> tuple:
+    """What :func:`_entry` reads of each parameter (its index, role, format, pointer
+    attribute and extent: ``dyn_extents`` and ``entry_param_types`` read no more), as values
+    that hash and compare in C.  A Param, its marker and its Format hash and compare through
+    attrs' Python methods: keyed by them, the memo's probe made a dozen distinct calls."""
+    key = []
+    for p in params:  # (a loop, not a comprehension: one code object fewer to fetch cold)
+        extent = None if p.cells is None else p.cells.extent
+        key.append((p.index, p.role, p.format.name, p.marker.ptr_attr, extent))
+    return tuple(key)
+
+
+#: an open block's bindings: what it bound over (key, old value), the keys it bound that were
+#: unbound, and what is shared within it only
+_Scope = tuple[list[tuple[Hashable, Any]], list[Hashable], dict[Hashable, Any]]
 
 
 #: (the entry's parameters, DYN_DIM extent -> parameter, guarded parameter -> the entry
@@ -194,6 +213,21 @@ _NAMED_REDUCTIONS: dict[tuple[int, int], tuple[AttrMap, Format, tuple]] = memo_t
 )
 
 
+def _for_attrs(unsigned: bool) -> AttrMap:
+    """A ``for``'s attributes as the op keeps them, made once per flag (keyed by its type
+    too: 1 and True are equal, and freeze_attrs keeps their maps apart)."""
+    key = (type(unsigned), unsigned)
+    found = _FOR_ATTRS.get(key)
+    if found is None:
+        found = remember(_FOR_ATTRS, key, _op_attrs("for", {"unsigned_cmp": unsigned}), 64)
+    return found
+
+
+_FOR_ATTRS: dict[tuple[type, bool], AttrMap] = memo_table("lower.lowering: a for's attributes")
+#: a Value's type (in C: no comprehension's code object on the loops' path)
+_type_of = attrgetter("type")
+
+
 def _touches_memory(body: Iterable[Instr]) -> bool:
     return any(isinstance(ins, MEMORY_INSTRS) for ins in walk_instructions(body))
 
@@ -212,8 +246,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.ops: list[Op] = []  # the ops of the block being written (blocks[-1])
         self.env: dict[Hashable, Any] = {}  # every binding visible in the block being written
         self.undo: list[tuple[Hashable, Any]] = []  # what that block bound over (see bind)
+        self.made: list[Hashable] = []  # what that block bound that was unbound (see bind)
         self.local: dict[Hashable, Any] = {}  # what is shared within that block only
-        self.scopes: list[tuple[list[tuple[Hashable, Any]], dict[Hashable, Any]]] = []
+        self.scopes: list[_Scope] = []  # each open block's undo, made and local, innermost last
         self.token: Value  # the current token: set by function(), before any instruction
         self.loops: list[bool] = []  # enclosing loops, innermost last: does each carry the token
         self.globals: dict[str, Global] = {}
@@ -263,32 +298,43 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         attrs: AttrMap,
         segments: Optional[tuple[int, ...]],
         loc: Optional[Loc],
+        regions: tuple[Block, ...] = (),
     ) -> tuple[Value, ...]:
-        """``emit`` of an op without regions whose operands, result types and segments are
-        tuples and whose attributes are already as the op keeps them (the memory ops and the
-        views: no argument is converted or checked again)."""
+        """``emit`` of an op whose operands, result types, segments and regions are tuples and
+        whose attributes are already as the op keeps them (the memory ops, the views, the
+        loops and reductions: no argument is converted or checked again)."""
         n = self.next_id
-        op = trusted_op_n(name, operands, n, result_types, attrs, (), segments, loc)
+        op = trusted_op_n(name, operands, n, result_types, attrs, regions, segments, loc)
         self.next_id = n + len(result_types)
         self.ops.append(op)
         return op.results
 
     def emit1(
-        self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
+        self,
+        name: str,
+        operands: tuple,
+        rtype: Type,
+        attrs: AttrMap,
+        loc: Optional[Loc],
+        segments: Optional[tuple[int, ...]] = None,
+        regions: tuple[Block, ...] = (),
     ) -> Value:
-        """One op of one result, its operands a tuple and its attributes already as the op
-        keeps them (the path of every pure tile)."""
+        """One op of one result, its operands, segments and regions tuples and its attributes
+        already as the op keeps them (the path of every pure tile, view, store and reduce:
+        one constructor's frame, where ``emit_exact`` makes each result in one more)."""
         n = self.next_id
         self.next_id = n + 1
-        op = trusted_op1(name, operands, n, rtype, attrs, loc)
+        op = trusted_op1(name, operands, n, rtype, attrs, loc, segments, regions)
         self.ops.append(op)
         return op.results[0]
 
     # Bindings live in one flat map (``env``: a lookup is one dict probe, not one per
-    # enclosing block); each block keeps an undo list of what it bound over, restored when it
-    # closes, and a map (``local``) of what is shared only within it (bind_local).  A value an
-    # instruction made (a ``var`` tile) is bound under its bare id, an int (hashed in C, no
-    # tuple made); every other key is a Tile or a tuple.
+    # enclosing block); each block keeps the keys it bound that were unbound (``made``,
+    # removed when it closes: most bindings, kept as bare keys, with no pair made for each),
+    # an undo list of what it bound over (restored when it closes), and a map (``local``) of
+    # what is shared only within it (bind_local).  A value an instruction made (a ``var``
+    # tile) is bound under its bare id, an int (hashed in C, no tuple made); every other key
+    # is a Tile or a tuple.
     def lookup(self, key: Hashable, innermost_only: bool = False) -> Any:
         if innermost_only:
             return self.local.get(key)
@@ -296,7 +342,11 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
 
     def bind(self, key: Hashable, value: Any) -> None:
         env = self.env
-        self.undo.append((key, env.get(key)))
+        old = env.get(key)
+        if old is None:
+            self.made.append(key)
+        else:
+            self.undo.append((key, old))
         env[key] = value
 
     def bind_local(self, key: Hashable, value: Any) -> None:
@@ -308,21 +358,23 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.ops = []
         self.blocks.append(self.ops)
         self.undo = []
-        self.scopes.append((self.undo, {}))
-        self.local = self.scopes[-1][1]
+        self.made = []
+        self.local = {}
+        self.scopes.append((self.undo, self.made, self.local))
         for key, value in bindings.items():
             self.bind(key, value)
 
     def close_block(self) -> tuple[Op, ...]:
-        undo, _ = self.scopes.pop()
+        undo, made, _ = self.scopes.pop()
         env = self.env
         if self.scopes:
+            # (what was bound over first, then what was unbound: a key bound fresh and then
+            # again in this block is restored, then removed)
             for key, old in reversed(undo):
-                if old is None:
-                    del env[key]
-                else:
-                    env[key] = old
-            self.undo, self.local = self.scopes[-1]
+                env[key] = old
+            for key in made:
+                del env[key]
+            self.undo, self.made, self.local = self.scopes[-1]
         else:  # the function's own block: nothing is bound outside it (no key to hash again)
             env.clear()
         ops = self.blocks.pop()
@@ -363,8 +415,8 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
             self.ops.append(made)
             v = made.results[0]
-        # (unbound until now in every open block: nothing to restore when this one closes)
-        self.undo.append((key, None))
+        # (unbound until now in every open block: removed when this one closes)
+        self.made.append(key)
         self.env[key] = v
         return v
 
@@ -428,11 +480,10 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         a, b = self.fresh(scalar), self.fresh(scalar)
         loc = t.loc
         self.open_block({})
-        (c,) = self.emit_exact(combiner, (a, b), (scalar,), combiner_attrs, None, loc)
+        c = self.emit1(combiner, (a, b), scalar, combiner_attrs, loc)
         self.emit_exact("yield", (c,), (), EMPTY_ATTRS, None, loc)
-        region = Block((a, b), self.close_block())
-        (result,) = self.emit("reduce", (operand,), (t.type,), reduce_attrs, (region,), loc=loc)
-        return result
+        region = trusted_block((a, b), self.close_block())
+        return self.emit1("reduce", (operand,), t.type, reduce_attrs, loc, None, (region,))
 
     def _emit_region(self, t: Tile) -> Value:
         """A reduce / scan with the kernel's combiner: its placeholders become the region's
@@ -443,7 +494,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.open_block(dict(zip(region.args, args)))
         yields = [self.value(y) for y in region.yields]
         self.emit("yield", yields, loc=t.loc)
-        block = Block(args, self.close_block())
+        block = trusted_block(tuple(args), self.close_block())
         if t.op == "reduce":
             d = t.attrs["dim"]
             types = [TileType(a.shape[:d] + a.shape[d + 1 :], a.format) for a in t.args]
@@ -466,46 +517,46 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         bindings: Mapping[Hashable, Any],
         body: Iterable[Instr],
         carry_token: bool,
-        tail: Callable[[], None],
+        yields: Optional[tuple[Tile, ...]],
+        loc: Optional[Loc],
     ) -> Block:
-        """A loop's region: ``body`` lowered with the token threaded, then ``tail()``."""
+        """A loop's region: ``body`` lowered with the token threaded, then (a ``for``'s) the
+        ``continue`` of ``yields`` and the token (None: a ``loop``, which ends itself)."""
         if carry_token:
             self.token = args[-1]
         self.loops.append(carry_token)
         self.open_block(bindings)
         for sub in body:
             self.instr(sub)
-        tail()
-        region = Block(args, self.close_block())
+        if yields is not None:
+            values = tuple(map(self.value, yields))
+            if carry_token:
+                values += (self.token,)
+            self.emit_exact("continue", values, (), EMPTY_ATTRS, None, loc)
+        region = trusted_block(tuple(args), self.close_block())
         self.loops.pop()
         return region
 
     def _for(self, ins: For) -> None:
-        lower, upper, step = (self.value(t) for t in (ins.lower, ins.upper, ins.step))
-        init = [self.value(t) for t in ins.init]
+        # (map, not comprehensions or a closure: each of those is one more code object to
+        # fetch when the caches are cold)
+        value = self.value
+        bounds = (value(ins.lower), value(ins.upper), value(ins.step))
+        init = tuple(map(value, ins.init))
         carry_token = _touches_memory(ins.body)
         if carry_token:
-            init.append(self.token)
+            init += (self.token,)
         iv = self.fresh(_I32_SCALAR)
-        args = [self.fresh(v.type) for v in init]
+        types = tuple(map(_type_of, init))
+        args = list(map(self.fresh, types))
         bindings: dict[Hashable, Value] = {ins.iv: iv}
         bindings.update(zip(ins.carried, args))
         outer_token = self.token
-
-        def tail() -> None:
-            yields = [self.value(t) for t in ins.yields]
-            if carry_token:
-                yields.append(self.token)
-            self.emit("continue", yields, loc=ins.loc)
-
-        region = self._loop_region([iv, *args], bindings, ins.body, carry_token, tail)
-        results = self.emit(
-            "for",
-            [lower, upper, step, *init],
-            [v.type for v in init],
-            {"unsigned_cmp": ins.unsigned},
-            [region],
-            loc=ins.loc,
+        region = self._loop_region(
+            [iv, *args], bindings, ins.body, carry_token, ins.yields, ins.loc
+        )
+        results = self.emit_exact(
+            "for", bounds + init, types, _for_attrs(ins.unsigned), None, ins.loc, (region,)
         )
         self.token = results[-1] if carry_token else outer_token
         for r, v in zip(ins.results, results):
@@ -519,7 +570,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         args = [self.fresh(v.type) for v in init]
         bindings: dict[Hashable, Value] = dict(zip(ins.carried, args))
         outer_token = self.token
-        region = self._loop_region(args, bindings, ins.body, carry_token, lambda: None)
+        region = self._loop_region(args, bindings, ins.body, carry_token, None, ins.loc)
         types = list(ins.result_types) + ([TOKEN] if carry_token else [])
         results = self.emit("loop", init, types, {}, [region], loc=ins.loc)
         self.token = results[-1] if carry_token else outer_token
@@ -550,7 +601,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 if carry_token:
                     values.append(self.token)
                 self.emit("yield", values, loc=ins.loc)
-            regions.append(Block((), self.close_block()))
+            regions.append(trusted_block((), self.close_block()))
         yields = ins.else_yields if _exits(ins.then_body) else ins.then_yields
         types = [v.type for v in yields] + ([TOKEN] if carry_token else [])
         results = self.emit("if", [cond], types, {}, regions, loc=ins.loc)
@@ -581,10 +632,11 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         self.block_ids = self.emit_exact(
             "get_tile_block_id", (), _I32_SCALARS, EMPTY_ATTRS, None, loc
         )
-        for ins in prog.body:
-            self.instr(ins)
+        rules = LOWER_RULES
+        for ins in prog.body:  # (instr(ins), inlined: one frame fewer per instruction)
+            rules[type(ins)](self, ins)
         self.emit_exact("return", (), (), EMPTY_ATTRS, None, loc)
-        body = Block((), self.close_block())
+        body = trusted_block((), self.close_block())
         return Function(prog.name, self.params, body, prog.hints, prog.loc)
 
 

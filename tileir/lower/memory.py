@@ -61,8 +61,19 @@ def _access_attrs(op: str, access: Access) -> AttrMap:
     return found
 
 
-#: the result types of an op that makes only the next token
-_TOKEN_ONLY = (TOKEN,)
+def _rmw_attrs(ordering: str, scope: str, mode: str) -> AttrMap:
+    """The attributes ``atomic_rmw_tko`` keeps for an atomic of ``ordering``, ``scope`` and
+    ``mode`` (the dialect's spellings, checked by the recorder: strings, so equal keys are the
+    same values), made once per triple."""
+    key = (ordering, scope, mode)
+    found = _RMW_ATTRS.get(key)
+    if found is None:
+        attrs = {"memory_ordering": ordering, "memory_scope": scope, "mode": mode}
+        found = remember(_RMW_ATTRS, key, clean_attrs("atomic_rmw_tko", freeze_attrs(attrs)))
+    return found
+
+
+_RMW_ATTRS: dict[tuple, AttrMap] = memo_table("lower.memory: an atomic's op attributes")
 
 
 class MemoryInstrs(Walk):
@@ -90,13 +101,13 @@ class MemoryInstrs(Walk):
         value = self.value(ins.value)
         pv = self.any_view(ins.param, ins.view, ins.loc)
         index = tuple(map(self.value, ins.index))
-        (self.token,) = self.emit_exact(
+        self.token = self.emit1(
             "store_view_tko",
             (value, pv, *index, self.token),
-            _TOKEN_ONLY,
+            TOKEN,
             _access_attrs("store_view_tko", ins.access),
-            (1, 1, len(index), 1),
             ins.loc,
+            (1, 1, len(index), 1),
         )
 
     def _masked(self, mask: Optional[Tile]) -> list[Value]:
@@ -123,13 +134,13 @@ class MemoryInstrs(Walk):
         value = self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
-        (self.token,) = self.emit_exact(
+        self.token = self.emit1(
             "store_ptr_tko",
             (ptrs, value, *extra, self.token),
-            _TOKEN_ONLY,
+            TOKEN,
             _access_attrs("store_ptr_tko", ins.access),
-            (1, 1, len(extra), 1),
             ins.loc,
+            (1, 1, len(extra), 1),
         )
 
     def _atomic(self, ins: Atomic) -> None:
@@ -137,13 +148,13 @@ class MemoryInstrs(Walk):
         value = self.value(ins.value)
         ptrs = self.pointers(ins.param, ins.offsets, ins.loc)
         extra = self._masked(ins.mask)
-        old, tok = self.emit(
+        old, tok = self.emit_exact(
             "atomic_rmw_tko",
-            [ptrs, value, *extra, self.token],
-            [ins.type, TOKEN],
-            {"memory_ordering": ins.ordering, "memory_scope": ins.scope, "mode": ins.mode},
-            segments=(1, 1, len(extra), 1),
-            loc=ins.loc,
+            (ptrs, value, *extra, self.token),
+            (ins.type, TOKEN),
+            _rmw_attrs(ins.ordering, ins.scope, ins.mode),
+            (1, 1, len(extra), 1),
+            ins.loc,
         )
         self.token = tok
         self.bind(ins.result, old)

@@ -61,11 +61,19 @@ class Walk:
         attrs: AttrMap,
         segments: Optional[tuple[int, ...]],
         loc: Optional[Loc],
+        regions: tuple[Block, ...] = (),
     ) -> tuple[Value, ...]: ...
 
     @abstractmethod
     def emit1(
-        self, name: str, operands: tuple, rtype: Type, attrs: AttrMap, loc: Optional[Loc]
+        self,
+        name: str,
+        operands: tuple,
+        rtype: Type,
+        attrs: AttrMap,
+        loc: Optional[Loc],
+        segments: Optional[tuple[int, ...]] = None,
+        regions: tuple[Block, ...] = (),
     ) -> Value: ...
 
     @abstractmethod
