@@ -25,6 +25,7 @@ answer the interpreter should match bit for bit (bench/fake_device.py checks and
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Optional
 
 import attrs
@@ -242,7 +243,7 @@ def matmul(rng, m: int, n: int, k: int, tm: int, tn: int, tk: int) -> Case:
         1e-4,
         1e-3 * np.sqrt(k),
         f"{m}x{n}x{k} f32, {tm}x{tn}x{tk} tiles",
-        _np_matmul_steps(m, n, k, tk),
+        _np_matmul_steps(m, n, k, tm, tn, tk),
     )
 
 
@@ -250,11 +251,40 @@ def matmul(rng, m: int, n: int, k: int, tm: int, tn: int, tk: int) -> Case:
 STEPS_SCRATCH_BYTES = 1 << 20
 
 
-def _np_matmul_steps(m: int, n: int, k: int, tk: int):
+def tile_products(a: np.ndarray, b: np.ndarray, tm: int, tn: int) -> np.ndarray:
+    """``a @ b`` (``M x K`` by ``K x N``) made as the kernel's lanes make it: one GEMM per
+    ``tm x tn`` tile of the result, each over contiguous ``tm x K`` and ``K x tn`` blocks
+    (numpy's batched matmul, one BLAS call per tile)."""
+    rows, depth = a.shape
+    cols = b.shape[1]
+    blocks_a = np.ascontiguousarray(a.reshape(rows // tm, tm, depth))[:, None]
+    blocks_b = np.ascontiguousarray(b.reshape(depth, cols // tn, tn).transpose(1, 0, 2))[None]
+    return np.matmul(blocks_a, blocks_b).transpose(0, 2, 1, 3).reshape(rows, cols)
+
+
+@functools.cache
+def bulk_keeps_tile_bits(rows: int, cols: int, depth: int, tm: int, tn: int) -> bool:
+    """Whether this BLAS gives one ``rows x depth`` by ``depth x cols`` GEMM the bits of the
+    same product made tile by tile (:func:`tile_products`).  Measured on random operands,
+    never assumed: OpenBLAS picks its kernel and blocking by the call's shape (a small-matrix
+    path, a forced ``OPENBLAS_CORETYPE``), and where two shapes sum a dot product in
+    different orders, the bulk GEMM is not the kernel's arithmetic."""
+    rng = np.random.default_rng(rows * 7919 + cols * 104729 + depth)
+    a = rng.standard_normal((rows, depth), dtype=np.float32)
+    b = rng.standard_normal((depth, cols), dtype=np.float32)
+    return bool(
+        np.array_equal((a @ b).view(np.uint32), tile_products(a, b, tm, tn).view(np.uint32))
+    )
+
+
+def _np_matmul_steps(m: int, n: int, k: int, tm: int, tn: int, tk: int):
     """The kernel's arithmetic over all blocks at once: per K step of ``tk``, the product
-    of every block (one 2-D GEMM per band of rows, into a cache-sized scratch), rounded to
-    f32, then added into the accumulator (``numpy.add(product, acc)``, as ``mmaf``)."""
-    band = max(1, STEPS_SCRATCH_BYTES // (n * 4))
+    of every block (one 2-D GEMM per band of rows, into a cache-sized scratch, where this
+    BLAS gives a band the tiles' bits: :func:`bulk_keeps_tile_bits`; else tile by tile),
+    rounded to f32, then added into the accumulator (``numpy.add(product, acc)``, as
+    ``mmaf``)."""
+    band = max(tm, STEPS_SCRATCH_BYTES // (n * 4) // tm * tm)  # whole rows of tiles
+    bulk = bulk_keeps_tile_bits(min(band, m), n, tk, tm, tn)
 
     def run(a, b, c):
         am, bm = a.reshape(m, k), b.reshape(k, n)
@@ -265,7 +295,10 @@ def _np_matmul_steps(m: int, n: int, k: int, tk: int):
             for r0 in range(0, m, band):
                 rows = acc[r0 : r0 + band]
                 part = scratch[: rows.shape[0]]
-                np.matmul(ak[r0 : r0 + band], bk, out=part)
+                if bulk:
+                    np.matmul(ak[r0 : r0 + band], bk, out=part)
+                else:
+                    part[...] = tile_products(ak[r0 : r0 + band], bk, tm, tn)
                 np.add(part, rows, out=rows)
         return acc
 
@@ -307,7 +340,7 @@ def flash_attn(rng, n: int, d: int, bq: int, bk: int) -> Case:
         1e-4,
         1e-5,
         f"{n} queries/keys of width {d}, blocks {bq}x{bk}, f32",
-        _np_flash_steps(n, d, bk),
+        _np_flash_steps(n, d, bq, bk),
     )
 
 
@@ -321,11 +354,18 @@ def _pairwise_rows(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def _np_flash_steps(n: int, d: int, bk: int):
+def _np_flash_steps(n: int, d: int, bq: int, bk: int):
     """The chapter kernel's flash attention (tileir/kernels/chapter.py) step by step in f32,
     every query block at once: per key block, ``s = (q k^T + 0) * scale`` (one GEMM over all
     queries), the running maximum, ``p = exp(s - m)``, the rescaled running sum and
-    ``acc = p v + acc * alpha``; at the end ``acc / l``."""
+    ``acc = p v + acc * alpha``; at the end ``acc / l``.  Each GEMM is made for all queries
+    at once where this BLAS gives that the query blocks' bits (:func:`bulk_keeps_tile_bits`),
+    else block by block."""
+    scores_bulk = bulk_keeps_tile_bits(n, bk, d, bq, bk)
+    values_bulk = bulk_keeps_tile_bits(n, d, bk, bq, d)
+
+    def product(x, y, bulk):
+        return x @ y if bulk else tile_products(x, y, bq, y.shape[1])
 
     def run(q, k, v, o, scale):
         qm, km, vm = q.reshape(n, d), k.reshape(n, d), v.reshape(n, d)
@@ -334,12 +374,12 @@ def _np_flash_steps(n: int, d: int, bk: int):
         total = np.zeros((n, 1), np.float32)
         acc = np.zeros((n, d), np.float32)
         for j in range(0, n, bk):
-            s = np.add(qm @ km[j : j + bk].T, np.float32(0)) * scale
+            s = np.add(product(qm, km[j : j + bk].T, scores_bulk), np.float32(0)) * scale
             m_new = np.maximum(m, s.max(axis=1, keepdims=True))
             p = np.exp(s - m_new)
             alpha = np.exp(m - m_new)
             total = total * alpha + _pairwise_rows(p)
-            acc = np.add(p @ vm[j : j + bk], acc * alpha)
+            acc = np.add(product(p, vm[j : j + bk], values_bulk), acc * alpha)
             m = m_new
         return acc / total
 

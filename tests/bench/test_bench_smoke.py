@@ -114,6 +114,21 @@ def test_matmul_and_flash_attention_have_the_kernels_steps_peer():
     assert set(STEPS_KERNELS) == {"matmul", "flash_attn"}
 
 
+@pytest.mark.parametrize("shape", [(128, 128, 32, 64, 64), (96, 64, 16, 32, 64)])
+def test_tile_products_are_one_gemm_per_tile(shape):
+    """The kernel's-steps peers fall back to tile_products where a bulk GEMM gives other
+    bits: each of its tiles must be exactly that tile's own GEMM of contiguous blocks."""
+    rows, cols, depth, tm, tn = shape
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((rows, depth), dtype=np.float32)
+    b = rng.standard_normal((depth, cols), dtype=np.float32)
+    got = fake_kernels.tile_products(a, b, tm, tn)
+    for r in range(0, rows, tm):
+        for c in range(0, cols, tn):
+            own = np.ascontiguousarray(a[r : r + tm]) @ np.ascontiguousarray(b[:, c : c + tn])
+            assert np.array_equal(got[r : r + tm, c : c + tn].view(np.uint32), own.view(np.uint32))
+
+
 @pytest.mark.parametrize("name", STEPS_KERNELS)
 def test_the_kernels_steps_give_the_interpreters_bits_at_a_tiny_size(name):
     c = fake_kernels.case(name, "tiny")

@@ -281,7 +281,7 @@ def _load_view(ctx, op, args):
 def _fresh(ctx, vals) -> bool:
     """Whether ``vals`` is an array the kernel computed (no buffer's memory): one a store
     may keep as a buffer's backing without aliasing another buffer or the caller's."""
-    if not isinstance(vals, np.ndarray) or vals.ndim == 0:
+    if not isinstance(vals, np.ndarray):
         return False
     return not any(np.may_share_memory(vals, seg.backing) for seg in ctx.memory.segments)
 
