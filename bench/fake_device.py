@@ -290,7 +290,8 @@ def report(
             "numpy, the kernel's steps: the kernel's own arithmetic in bulk numpy over all "
             "blocks at once",
             "(matmul: per K step a banded 2-D GEMM into scratch, then the add; flash "
-            "attention: the blockwise online softmax over every query block at once)",
+            "attention: the blockwise online softmax over every query block at once; each "
+            "GEMM tile by tile instead where this BLAS sums a bulk one in another order)",
             table(
                 [
                     "kernel",

@@ -316,3 +316,31 @@ def test_cache_state_times_both_sides_after_every_condition(capsys):
     for condition in ("nothing (warm)", "a stream over 1 MiB", "a full collection"):
         assert condition in out
     assert "long-lived heap frozen" in out
+
+
+# ----------------------------------------------------------------------------- stages_ab
+
+
+def test_stages_ab_times_every_stage_of_both_trees_in_their_own_workers(capsys):
+    from bench import stages_ab
+
+    root = str(Path(__file__).resolve().parents[2])
+    assert stages_ab.main([root, root, "--rounds", "1", "--kernels", "vadd"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [
+        line.split() for line in lines if line.split()[:1] and line.split()[0] in stages_ab.STAGES
+    ]
+    assert [(r[0], r[1]) for r in rows] == [
+        (s, c) for s in stages_ab.STAGES for c in stages_ab.STATES
+    ]
+    for row in rows:  # "STAGE STATE A t unit B t unit B/A ratio": the same tree, both timed
+        assert row[2] == "A" and row[5] == "B" and row[8] == "B/A"
+        assert float(row[3]) > 0 and float(row[6]) > 0 and float(row[9]) > 0
+
+
+def test_stages_ab_refuses_a_worker_that_imports_another_tree(tmp_path):
+    from bench import stages_ab
+
+    (tmp_path / "tileir").mkdir()  # a tree without tileir's modules: its worker cannot start
+    with pytest.raises(RuntimeError, match="did not start|imported the tileir of"):
+        stages_ab.measure((str(tmp_path), str(tmp_path)), 1, ["record"], ["vadd"], "13.4")
