@@ -403,18 +403,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
                 op=t.attrs["of"][0],
                 where=str(t.loc) if t.loc else None,
             )
-        if op in _RECORDER_OPS:
-            v = self._emit_tile(t)
-        else:  # a dialect op, emitted as it is (_emit_plain inlined: every pure tile)
-            operands = tuple(map(self.value, t.args))  # (map: no comprehension frame)
-            attrs = t.attrs
-            if attrs is not EMPTY_ATTRS:
-                attrs = _tile_op_attrs(op, attrs)
-            n = self.next_id
-            self.next_id = n + 1
-            made = trusted_op1(op, operands, n, t.type, attrs, t.loc)
-            self.ops.append(made)
-            v = made.results[0]
+        v = self._emit_tile(t) if op in _RECORDER_OPS else self._emit_plain(t)
         # (unbound until now in every open block: removed when this one closes)
         self.made.append(key)
         self.env[key] = v
@@ -449,8 +438,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         return self._emit_plain(t)
 
     def _emit_plain(self, t: Tile) -> Value:
-        """A tile of a dialect op, emitted as it is (``emit1`` inlined; ``value`` has its own
-        copy for the pure tiles)."""
+        """A tile of a dialect op, emitted as it is (every pure tile: ``emit1`` inlined)."""
         operands = tuple(map(self.value, t.args))  # (map: no comprehension frame per tile)
         attrs = t.attrs
         if attrs is not EMPTY_ATTRS:
