@@ -344,3 +344,62 @@ def test_stages_ab_refuses_a_worker_that_imports_another_tree(tmp_path):
     (tmp_path / "tileir").mkdir()  # a tree without tileir's modules: its worker cannot start
     with pytest.raises(RuntimeError, match="did not start|imported the tileir of"):
         stages_ab.measure((str(tmp_path), str(tmp_path)), 1, ["record"], ["vadd"], "13.4")
+
+
+# ----------------------------------------------------------------------------- cost_model
+
+_CALLGRIND_OUT = """# callgrind format
+version: 1
+positions: line
+events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+summary: 2000 600 400 30 20 10 4 6 2
+"""
+
+
+def test_cost_model_reads_callgrind_totals_and_counts_per_call():
+    from bench import cost_model
+
+    totals = cost_model.parse_summary(_CALLGRIND_OUT)
+    assert totals == dict(zip(cost_model.EVENTS, (2000, 600, 400, 30, 20, 10, 4, 6, 2)))
+    c = cost_model.per_call(totals, 2)  # two calls: each half of every total
+    assert c["Ir"] == 1000 and c["L1"] == 30 and c["L2i"] == 2 and c["L2d"] == 4
+    assert c["CEst"] == 1000 + 10 * 30 + 100 * (2 + 4)
+    with pytest.raises(ValueError, match="not a callgrind output"):
+        cost_model.parse_summary("events: Ir\n")
+    with pytest.raises(ValueError, match="1 events but 2 counts"):
+        cost_model.parse_summary("events: Ir\nsummary: 5 6\n")
+    # trailing zero counts are left out of the format
+    assert cost_model.parse_summary("events: Ir Dr\nsummary: 5\n") == {"Ir": 5, "Dr": 0}
+
+
+def test_cost_model_reports_b_over_a_for_each_stage_and_state():
+    from bench import cost_model
+
+    a = cost_model.per_call(cost_model.parse_summary(_CALLGRIND_OUT), 1)
+    b = {k: v / 2 for k, v in a.items()}  # B does half of everything
+    counts = {("A", "all", "cold"): a, ("B", "all", "cold"): b}
+    out = cost_model.report(counts, ["x", "y"], ["all"], ["cold"], ["vadd"], 1, 1 << 20)
+    assert "A = x B = y" in out and "simulated L2 1024 KiB" in out
+    assert "all     cold  B/A: Ir 0.500, L2 misses 0.500, CEst 0.500" in out
+
+
+def test_cost_model_says_when_valgrind_is_missing(monkeypatch):
+    from bench import cost_model
+
+    monkeypatch.setattr(cost_model.shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="valgrind is not on PATH"):
+        cost_model.count(str(ROOT), "all", "warm", ["vadd"], 1, "13.4", 1 << 20)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    __import__("shutil").which("valgrind") is None, reason="valgrind is not installed"
+)
+def test_cost_model_counts_a_record_under_valgrind():
+    from bench import cost_model
+
+    warm = cost_model.count(str(ROOT), "record", "warm", ["vadd"], 1, "13.4", 1 << 20)
+    # a record of vadd runs tens of thousands of instructions at least, and only the call
+    # is counted (the imports and warm-up would be hundreds of millions)
+    assert 10_000 < warm["Ir"] < 50_000_000
+    assert warm["CEst"] > warm["Ir"]
