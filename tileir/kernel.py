@@ -19,6 +19,7 @@ imports run from here down, never back.
 
 from __future__ import annotations
 
+import functools
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
@@ -136,10 +137,19 @@ class Kernel:
 
     def bytecode(self, version: VersionLike = None, *, debug_info: bool = False) -> bytes:
         """The kernel as Tile IR bytecode (the lowest version that holds it by default)."""
-        # lazy: start-up cost, `tileir render` records and renders without the encoder
-        from tileir.encode.writer import encode
+        return _encoder()(self.module, version, debug_info=debug_info)
 
-        return encode(self.module, version, debug_info=debug_info)
+
+@functools.cache
+def _encoder() -> Callable[..., bytes]:
+    """:func:`tileir.encode.writer.encode`, imported on the first call (start-up cost:
+    `tileir render` records and renders without the encoder).  Cached, because an import
+    statement costs about 8,000 instructions each time it runs, even of a module already
+    loaded: CPython 3.11 asks the module for ``__path__`` and builds, formats and clears an
+    AttributeError (``python bench/cost_model.py``: 0.4 % of a record + lower + encode)."""
+    from tileir.encode.writer import encode
+
+    return encode
 
 
 @frozen
