@@ -22,13 +22,12 @@ made from the function as described above.
 from __future__ import annotations
 
 import os
-import struct
 from typing import Callable, Optional
 
 import attrs
 
 from tileir.encode.pools import Pools, ReadPools, append_table, read_table
-from tileir.encode.wire import PADDING, Sink, Source, leb128
+from tileir.encode.wire import PADDING, Sink, Source, leb128, packer
 from tileir.errors import EncodeError
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import DIFile, LexicalBlock, Loc, Scope, Subprogram
@@ -247,11 +246,11 @@ class DebugWriter:
         for row in rows:
             starts.append(at & 0xFFFFFFFF)
             at += len(row)
-        buf += struct.pack(f"<{len(starts)}I", *starts)
+        buf += packer(len(starts), "I").pack(*starts)
         buf += leb128((at,))
         buf += PADDING[: -len(buf) % 8]
         for row in rows:  # indices count up from 1: each fits its 8-byte word
-            buf += struct.pack(f"<{len(row)}Q", *row)
+            buf += packer(len(row), "Q").pack(*row)
         append_table(buf, self.entries, 4)  # the attribute table
         return bytes(buf)
 

@@ -14,11 +14,11 @@ index and name the offset of a bad one.
 
 from __future__ import annotations
 
-import struct
 from typing import Any
 
 from tileir.encode.typecodec import TypeReader, TypeTable
-from tileir.encode.wire import PADDING, Sink, Source, leb128
+from tileir.encode.wire import PADDING, Sink, Source, leb128, packer
+from tileir.ir.memo import memo_table, remember
 
 __all__ = [
     "Pools",
@@ -30,6 +30,11 @@ __all__ = [
     "to_bytes",
     "to_str",
 ]
+
+
+# text -> its bytes in the String table (UTF-8, lone surrogates kept): a memo of a pure
+# function of a string (the same names come back file after file)
+_UTF8: dict[str, bytes] = memo_table("encode.pools: texts' bytes")
 
 
 def to_bytes(text: str) -> bytes:
@@ -73,7 +78,9 @@ class Pools:
     def string(self, text: str) -> int:
         found = self._string_ids.get(text)
         if found is None:
-            data = text.encode("utf-8", "surrogateescape")  # (to_bytes, one call less)
+            data = _UTF8.get(text)
+            if data is None:  # (to_bytes, one call less)
+                data = remember(_UTF8, text, text.encode("utf-8", "surrogateescape"), 1024)
             found = self._string_bytes.get(data)
             if found is None:
                 found = self._string_bytes[data] = len(self.strings)
@@ -113,7 +120,7 @@ def table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
         offsets = [o & mask for o in offsets]
     code = _WORD_CODES.get(width)
     if code is not None:
-        words = struct.pack(f"<{len(offsets)}{code}", *offsets)
+        words = packer(len(offsets), code).pack(*offsets)
     else:
         words = b"".join([o.to_bytes(width, "little") for o in offsets])
     return words, b"".join(entries)

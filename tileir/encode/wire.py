@@ -19,6 +19,7 @@ import struct
 from typing import NoReturn, Sequence
 
 from tileir.errors import DecodeError, EncodeError
+from tileir.ir.memo import memo_table, remember
 
 __all__ = [
     "MAGIC",
@@ -29,6 +30,7 @@ __all__ = [
     "Sink",
     "Source",
     "leb128",
+    "packer",
     "zigzag",
     "unzigzag",
     "as_int64",
@@ -38,6 +40,27 @@ __all__ = [
 ]
 
 MAGIC = b"\x7fTileIR\x00"
+
+# (count, struct code) -> the little-endian Struct of that many words: a memo of a pure
+# function of two small values
+_PACKERS: dict[tuple[int, str], struct.Struct] = memo_table("encode.wire: word packers")
+
+
+def packer(count: int, code: str) -> struct.Struct:
+    """The :class:`struct.Struct` of ``count`` little-endian words of struct ``code``
+    (``B H I Q``, lower case for signed ones).  Kept per count: ``struct.pack`` with a format
+    made on each call would format an int and hash a new string first, every table of every
+    file.
+
+    >>> packer(3, "H").pack(1, 2, 3)
+    b'\\x01\\x00\\x02\\x00\\x03\\x00'
+    """
+    found = _PACKERS.get((count, code))
+    if found is None:
+        found = remember(_PACKERS, (count, code), struct.Struct(f"<{count}{code}"), 1024)
+    return found
+
+
 #: The byte that fills alignment padding.
 PAD = 0xCB
 #: Padding bytes, more than any alignment the format asks for (slice what a gap needs).
@@ -170,7 +193,7 @@ class Sink:
         code = _SIGNED_CODES.get(width)
         if code is not None:
             try:  # all at once (the routine the tables' offsets take too)
-                buf += struct.pack(f"<{n}{code}", *values)
+                buf += packer(n, code).pack(*values)
                 return
             except (struct.error, TypeError):
                 pass  # a value past the range, or one int() converts: word by word below
