@@ -147,6 +147,7 @@ def _encoder() -> Callable[..., bytes]:
     statement costs about 8,000 instructions each time it runs, even of a module already
     loaded: CPython 3.11 asks the module for ``__path__`` and builds, formats and clears an
     AttributeError (``python bench/cost_model.py``: 0.4 % of a record + lower + encode)."""
+    # lazy: start-up cost (the encoder loads on a kernel's first bytecode())
     from tileir.encode.writer import encode
 
     return encode
