@@ -72,7 +72,7 @@ TOGGLE = "_operator_call"
 def worker(stage: str, state: str, names: Sequence[str], calls: int, version: str) -> int:
     """Run ``stage`` of each kernel ``calls`` times in ``state``, each call inside
     ``operator.call`` (the counted region); everything else runs outside it."""
-    from bench.stages_ab import _stage_calls
+    from bench.stages_ab import _stage_calls, in_state
 
     counted = getattr(operator, "call")  # (see main: Python 3.11 and later have it)
     table = _stage_calls(names, version)
@@ -85,11 +85,7 @@ def worker(stage: str, state: str, names: Sequence[str], calls: int, version: st
     print("tileir", Path(tileir.__file__).resolve().parents[1], flush=True)
     for _ in range(calls):
         for name in names:
-            arg = prepare(name)
-            if state == "cold":
-                gc.collect()
-            else:
-                run(name, prepare(name))
+            arg = in_state(prepare, run, name, state)
             gc.disable()
             try:
                 counted(run, name, arg)

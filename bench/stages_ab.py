@@ -78,13 +78,20 @@ def _stage_calls(names: Sequence[str], version: str) -> dict[str, tuple[Callable
     }
 
 
-def _timed_call(prepare: Callable, run: Callable, name: str, state: str) -> float:
-    """One call's CPU time after the cache state ``state`` (see the module's docstring)."""
+def in_state(prepare: Callable, run: Callable, name: str, state: str) -> Any:
+    """The stage's fresh input for kernel ``name``, with the caches left in ``state`` (see the
+    module's docstring): a full collection, or the same stage run just before."""
     arg = prepare(name)
     if state == "cold":
         gc.collect()
     else:
         run(name, prepare(name))
+    return arg
+
+
+def _timed_call(prepare: Callable, run: Callable, name: str, state: str) -> float:
+    """One call's CPU time after the cache state ``state`` (see the module's docstring)."""
+    arg = in_state(prepare, run, name, state)
     gc.disable()
     try:
         start = time.process_time()

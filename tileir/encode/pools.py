@@ -79,8 +79,8 @@ class Pools:
         found = self._string_ids.get(text)
         if found is None:
             data = _UTF8.get(text)
-            if data is None:  # (to_bytes, one call less)
-                data = remember(_UTF8, text, text.encode("utf-8", "surrogateescape"), 1024)
+            if data is None:  # (once per text: the memo keeps the call off the usual path)
+                data = remember(_UTF8, text, to_bytes(text), 1024)
             found = self._string_bytes.get(data)
             if found is None:
                 found = self._string_bytes[data] = len(self.strings)
