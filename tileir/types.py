@@ -318,6 +318,26 @@ TILE_TYPES: dict[tuple[tuple[int, ...], int], TileType] = {}
 _MAX_TILE_TYPES = 4096
 
 
+def canonical_pointer_type(pointee: Format, attr: Optional[str] = None) -> PointerType:
+    """``PointerType(pointee, attr)``, one shared object per pointee object and attribute
+    (as :func:`canonical_tile_type` shares tile types): a buffer's pointer type is asked
+    for at every recording of its kernel."""
+    key = (id(pointee), attr)
+    t = POINTER_TYPES.get(key)
+    if t is not None and t.pointee is pointee:
+        return t
+    t = PointerType(pointee, attr)  # (its validator checks attr)
+    if len(POINTER_TYPES) >= _MAX_TILE_TYPES:
+        POINTER_TYPES.clear()
+    POINTER_TYPES[key] = t
+    return t
+
+
+#: (id(pointee), attr) -> the PointerType canonical_pointer_type made for them (keyed by the
+#: pointee's identity, which the entry's type holds); registered as TILE_TYPES is
+POINTER_TYPES: dict[tuple[int, Optional[str]], PointerType] = {}
+
+
 @attrs.frozen(repr=False, cache_hash=True)
 class TensorViewType:
     """``tensor_view<SHAPExT, strides=[...]>``; ``None`` marks a dynamic (``?``) entry.

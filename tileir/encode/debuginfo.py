@@ -56,6 +56,12 @@ def _read_subprogram_flags(src: Source) -> int:
 
 
 _UNSET = object()  # no location seen yet
+
+# (version, function name, rows, entries and strings so far, ids of the function's Loc and
+# its ops' Locs) -> (the row, the entries and the String table changes it made, the Locs):
+# a memo of a pure function of immutable values (see DebugWriter.function)
+_ROWS: dict[tuple, tuple] = memo_table("encode.debuginfo: function rows")
+_MAX_ROWS = 1024
 # file name -> os.path.split of it: a memo of a pure function of a string
 _SPLITS: dict[str, tuple[str, str]] = memo_table("encode.debuginfo: file names split")
 
@@ -145,6 +151,47 @@ class DebugWriter:
 
     def function(self, name: str, loc: Optional[Loc], op_locs: list[Optional[Loc]]) -> int:
         """Add a row for function ``name``; answers the function table's ``loc`` field."""
+        # A row is a pure function of the name, the Loc objects (kept by the memo's entry,
+        # so their ids name no others meanwhile), the version and where this table and the
+        # String table stand: a kernel recorded again has the same shared Locs (see
+        # tileir.record.source), so its row and what making it added are found here.
+        pools = self.pools
+        key = (
+            pools.version,
+            name,
+            len(self.rows),
+            tuple(self.entries),
+            tuple(pools.strings),
+            id(loc),
+            *map(id, op_locs),
+        )
+        known = _ROWS.get(key)
+        if known is not None:  # (its entries were new: _function puts them in _ids)
+            self.rows.append(known[0])
+            self.entries += known[1]
+            pools.add_string_changes(known[2])
+            return len(self.rows)
+        n_entries, mark = len(self.entries), pools.string_mark()
+        answer = self._function(name, loc, op_locs)
+        if not answer:  # (no location at all: no row, nothing added)
+            return answer
+        remember(
+            _ROWS,
+            key,
+            (
+                tuple(self.rows[-1]),
+                tuple(self.entries[n_entries:]),
+                pools.string_changes(mark),
+                (loc, *op_locs),  # (held: the ids in the key stay theirs)
+            ),
+            _MAX_ROWS,
+        )
+        return answer
+
+    def _function(self, name: str, loc: Optional[Loc], op_locs: list[Optional[Loc]]) -> int:
+        ids, entries = self._ids, self.entries
+        for i in range(len(ids), len(entries)):  # the entries rows found in _ROWS added
+            ids[entries[i]] = i + 1
         anchor = loc or next((x for x in op_locs if x is not None), None)
         if anchor is None:
             return 0

@@ -88,6 +88,30 @@ class Pools:
             self._string_ids[text] = found
         return found
 
+    def string_mark(self) -> tuple[int, int, int]:
+        """Where the String table stands now, for :meth:`string_changes`."""
+        return len(self.strings), len(self._string_ids), len(self._string_bytes)
+
+    def string_changes(self, mark: tuple[int, int, int]) -> tuple[tuple, tuple, tuple]:
+        """What :meth:`string` added since ``mark``: the entries and the two maps' items, for
+        :meth:`add_string_changes` to do again on a table that stood where this one did."""
+        n, n_ids, n_bytes = mark
+        return (
+            tuple(self.strings[n:]),
+            tuple(list(self._string_ids.items())[n_ids:]),
+            tuple(list(self._string_bytes.items())[n_bytes:]),
+        )
+
+    def add_string_changes(self, changes: tuple[tuple, tuple, tuple]) -> None:
+        strings, ids, by_bytes = changes
+        self.strings += strings
+        # (item by item: a handful, and dict.update's C code is one more to bring back into
+        # the caches after a collection)
+        for data, i in by_bytes:
+            self._string_bytes[data] = i
+        for text, i in ids:
+            self._string_ids[text] = i
+
     def constant(self, data: bytes) -> int:
         found = self._constant_ids.get(data) if type(data) is bytes else None
         if found is None:

@@ -19,7 +19,7 @@ from typing import Any, Optional, Sequence, TypeVar, overload
 from tileir.encode.wire import Sink, Source, leb128
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS, version_text
-from tileir.ir.memo import memo_table, remember
+from tileir.ir.memo import memo_table, register_memo, remember
 from tileir.types import (
     FORMATS,
     PADDING_VALUES,
@@ -107,10 +107,73 @@ _OBJECT_ENTRIES: dict[tuple[int, int], dict] = {
 _PART_INDICES = 16  # the most part indices kept per type object
 
 
+class _Trails:
+    """The first uses of type objects by earlier files, as trails: a file's Type table is
+    a pure function of the type objects it is asked for, in order (a type object asked
+    for again finds its index at once), and a kernel recorded again asks for the same
+    shared objects in the same order.  So each first use is kept as a step from the node
+    the file stood at, keyed by the object's id: the index it got, the entries and the
+    ``by_id`` entries it added (its parts' among them), and the next node.  A later file
+    on the same trail replays the steps (one dict look and three C calls each) instead of
+    interning again; one that leaves it goes the usual way from there on.
+
+    A memo of a pure function of immutable values: each step holds the objects whose ids
+    key it and its entries, so an id on a trail names no other object meanwhile.  Bounded:
+    at ``_MAX_STEPS`` steps every trail starts afresh."""
+
+    __slots__ = ("roots", "steps")
+
+    def __init__(self) -> None:
+        self.roots: dict[tuple[int, int], dict] = {v: {} for v in VERSIONS}
+        self.steps = 0
+
+    def clear(self) -> None:
+        for root in self.roots.values():
+            root.clear()
+        self.steps = 0
+
+    def __len__(self) -> int:
+        return self.steps
+
+    def step(
+        self,
+        node: dict,
+        key: object,
+        found: int,
+        table: "TypeTable",
+        n_entries: int,
+        n_kept: int,
+        held: tuple,
+    ) -> dict:
+        """Keep at ``node`` what ``table`` did under ``key`` since it had ``n_entries``
+        entries and ``n_kept`` kept objects (``found``: the index it answered; ``held``:
+        objects the key names besides those); the next node."""
+        if self.steps >= _MAX_STEPS:
+            self.clear()
+        objects = table._kept[n_kept:]
+        by_id = table.by_id
+        child: dict = {}
+        node[key] = (
+            found,
+            tuple(table.entries[n_entries:]),
+            tuple([(id(o), by_id[id(o)]) for o in objects]),  # (set pair by pair: a few)
+            child,
+            (*objects, *held),
+        )
+        self.steps += 1
+        return child
+
+
+_MAX_STEPS = 1 << 14
+_TRAILS = register_memo("encode.typecodec: first-use trails", _Trails())
+
+
 class TypeTable:
     """Interns types for one file of ``version``: ``index(t)`` is its entry number."""
 
-    __slots__ = ("version", "entries", "_ids", "_values", "by_id", "_kept", "_memo", "_objects")
+    __slots__ = (
+        "version", "entries", "_ids", "_values", "by_id", "_kept", "_memo", "_objects", "_trail",
+    )  # fmt: skip
 
     def __init__(self, version: tuple[int, int]) -> None:
         self.version = version
@@ -127,12 +190,50 @@ class TypeTable:
         self._memo: dict = memo if memo is not None else {}
         objects = _OBJECT_ENTRIES.get(version)
         self._objects: dict = objects if objects is not None else {}
+        #: where this file stands on the trails of earlier files (see _Trails): the node of
+        #: the first uses so far, or None once it has left them
+        self._trail: Optional[dict] = _TRAILS.roots.get(version)
 
     def index(self, type_: Type) -> int:
         by_id = self.by_id
         found = by_id.get(id(type_))
         if found is not None:
             return found
+        node = self._trail
+        if node is not None:
+            step = node.get(id(type_))
+            if step is None:
+                return self._record(type_, node, id(type_))
+            # an earlier file asked for this object at this point: do what its asking did
+            # (the step holds the object, so an equal id names the same object)
+            self.entries += step[1]
+            for key, i in step[2]:
+                by_id[key] = i
+            self._kept.append(step)  # (its objects outlive the file, whatever the memo does)
+            self._trail = step[3]
+            return step[0]
+        return self._first_use(type_)
+
+    def _record(self, type_: Type, node: dict, key: object) -> int:
+        """``index`` of a type this file asks for first at a trail's ``node`` that no earlier
+        file asked for there: found the usual way, and what that did kept as a new step."""
+        self._trail = None  # (the parts it interns on the way take the usual way too)
+        self._sync()
+        n_entries, n_kept = len(self.entries), len(self._kept)
+        found = self._first_use(type_)
+        self._trail = _TRAILS.step(node, key, found, self, n_entries, n_kept, ())
+        return found
+
+    def _sync(self) -> None:
+        """Make ``_ids`` whole again after steps that added entries without it (each such
+        entry was new, so it is its own index)."""
+        ids, entries = self._ids, self.entries
+        for i in range(len(ids), len(entries)):
+            ids[entries[i]] = i
+
+    def _first_use(self, type_: Type) -> int:
+        """``index`` of a type object this file has not asked for, by the memos."""
+        by_id = self.by_id
         # an object an earlier file held: its entry by its part's index (no value to build)
         known = self._objects.get(id(type_))
         if known is not None and known[0] is type_:
@@ -225,6 +326,21 @@ class TypeTable:
         """The index of the function type ``inputs -> results``, as ``index`` gives it for
         the equal FunctionType (which need not be built: an entry's signature is asked for
         once per file)."""
+        node, key = self._trail, None
+        if node is not None:  # (a step keyed by its types' ids, and holding them)
+            key = (_FUNC, *map(id, inputs), -1, *map(id, results))
+            step = node.get(key)
+            if step is not None:
+                self.entries += step[1]
+                by_id = self.by_id
+                for k, i in step[2]:
+                    by_id[k] = i
+                self._kept.append(step)
+                self._trail = step[3]
+                return step[0]
+            self._trail = None
+        self._sync()
+        n_entries, n_kept = len(self.entries), len(self._kept)
         fields = [_FUNC, len(inputs)]
         for x in inputs:
             fields.append(self.index(x))
@@ -236,6 +352,9 @@ class TypeTable:
         if found is None:
             found = self._ids[entry] = len(self.entries)
             self.entries.append(entry)
+        if node is not None:
+            held = (*inputs, *results)
+            self._trail = _TRAILS.step(node, key, found, self, n_entries, n_kept, held)
         return found
 
     def _payload(self, t, s: Sink) -> None:

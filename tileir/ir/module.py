@@ -31,7 +31,7 @@ from tileir.ir.dialect import ENUMS
 from tileir.ir.memo import memo_table, register_memo, remember
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
-from tileir.types import TILE_TYPES, Format, FunctionType, TileType, Type
+from tileir.types import POINTER_TYPES, TILE_TYPES, Format, FunctionType, TileType, Type
 
 __all__ = [
     "Value",
@@ -211,6 +211,7 @@ def freeze_attrs(value: Any) -> AttrMap:
 _FROZEN: dict[tuple, AttrMap] = memo_table("ir.module: shared attribute maps")
 # (tileir.types sits below the memo registry: its memo of tile types is registered here)
 register_memo("types: shared tile types", TILE_TYPES)
+register_memo("types: shared pointer types", POINTER_TYPES)
 _MAX_FROZEN = 4096
 _PLAIN_TYPES = frozenset({str, int, bool, type(None)})
 

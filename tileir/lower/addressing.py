@@ -28,6 +28,7 @@ from tileir.types import (
     StridedViewType,
     TensorViewType,
     TileType,
+    canonical_tile_type,
 )
 
 if TYPE_CHECKING:
@@ -252,7 +253,9 @@ class Addressing(Walk):
                 src = self.tensor_view(index, cells, t.loc)
             else:
                 src = self.view(index, cells, t.loc)
-            found = self.emit(t.op, (src,), [TileType((), I32)] * len(cells.extent), loc=t.loc)
+            found = self.emit(
+                t.op, (src,), [canonical_tile_type((), I32)] * len(cells.extent), loc=t.loc
+            )
             self.bind(key, found)
         return found
 
@@ -276,9 +279,10 @@ class Addressing(Walk):
             found = self.lookup(key)
             if found is None:
                 assert isinstance(ptr.type, TileType)  # a tile of pointers
-                ones = TileType((1,) * len(shape), ptr.type.element)
+                # (shared type objects: a tile's shape is a tuple of ints already)
+                ones = canonical_tile_type((1,) * len(shape), ptr.type.element)
                 r = self.emit1("reshape", (ptr,), ones, EMPTY_ATTRS, loc)
-                wide = TileType(shape, ptr.type.element)
+                wide = canonical_tile_type(shape, ptr.type.element)
                 found = self.emit1("broadcast", (r,), wide, EMPTY_ATTRS, loc)
                 self.bind(key, found)
             ptr = found

@@ -54,7 +54,14 @@ from tileir.record.program import (
     walk_instructions,
 )
 from tileir.record.tile import Tile, drop_defaults, make_tile, widen_pair
-from tileir.types import I1, I64, Format, PointerType, TileType
+from tileir.types import (
+    I1,
+    I64,
+    Format,
+    PointerType,
+    TileType,
+    canonical_tile_type,
+)
 
 if TYPE_CHECKING:
     from tileir.lower.walk import Walk
@@ -176,7 +183,7 @@ def _i64(n: int) -> Tile:
     few of the same small ones."""
     found = _I64_CONSTANTS.get(n)
     if found is None:
-        ttype = TileType((), I64)
+        ttype = canonical_tile_type((), I64)
         found = remember(
             _I64_CONSTANTS, n, Tile("constant", (), {"value": dense_of(ttype, n)}, ttype), 1024
         )
@@ -191,7 +198,7 @@ def _count_param(position: int) -> Tile:
     location), made once per position."""
     found = _COUNTS.get(position)
     if found is None:
-        count = Tile("param", (), {"index": position}, TileType((), I64))
+        count = Tile("param", (), {"index": position}, canonical_tile_type((), I64))
         found = remember(_COUNTS, position, count, 1024)
     return found
 

@@ -73,7 +73,7 @@ from tileir.record.program import (
     walk_instructions,
 )
 from tileir.record.tile import Tile
-from tileir.types import I32, TOKEN, Format, TileType, Type
+from tileir.types import I32, TOKEN, Format, TileType, Type, canonical_tile_type
 
 __all__ = ["lower", "LOWER_RULES"]
 
@@ -199,7 +199,7 @@ def _named_reduction(attrs: AttrMap, fmt: Format) -> tuple[TileType, str, AttrMa
     signed = {"signedness": "signed"} if combiner in ("maxi", "mini") else None
     identity = ScalarAttr(fmt, scalar_bits(fmt, attrs["identity"]))
     parts = (
-        TileType((), fmt),
+        canonical_tile_type((), fmt),
         combiner,
         _op_attrs(combiner, signed),
         _op_attrs("reduce", {"dim": attrs["dim"], "identities": (identity,)}),
@@ -485,7 +485,7 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
         block = trusted_block(tuple(args), self.close_block())
         if t.op == "reduce":
             d = t.attrs["dim"]
-            types = [TileType(a.shape[:d] + a.shape[d + 1 :], a.format) for a in t.args]
+            types = [canonical_tile_type(a.shape[:d] + a.shape[d + 1 :], a.format) for a in t.args]
         else:
             types = [a.type for a in t.args]
         # (the op's attributes made once per map: its identities make a map freeze_attrs

@@ -28,7 +28,11 @@ from tileir.record.program import (
     TokenStep,
 )
 from tileir.record.tile import Tile
-from tileir.types import TOKEN, PointerType, TileType
+from tileir.types import (
+    TOKEN,
+    canonical_pointer_type,
+    canonical_tile_type,
+)
 
 if TYPE_CHECKING:
     from tileir.lower.walk import Walk
@@ -231,7 +235,7 @@ class MemoryInstrs(Walk):
         (ptr,) = self.emit(
             "alloca",
             (),
-            [TileType((), PointerType(ins.format, ins.ptr_attr))],
+            [canonical_tile_type((), canonical_pointer_type(ins.format, ins.ptr_attr))],
             {"num_elem": ins.count, "alignment": ins.alignment, "global_": ins.global_},
             loc=ins.loc,
         )

@@ -43,7 +43,11 @@ from tileir.record.program import (
 )
 from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, refuse
-from tileir.types import I1, I32, TileType
+from tileir.types import (
+    I1,
+    I32,
+    canonical_tile_type,
+)
 
 __all__ = [
     "for_range",
@@ -192,7 +196,7 @@ class _ForRange(Effect):
         # (list comprehensions, not generators: one call each, not one resumption per value)
         types = tuple([t.type for t in self.init])
         inner, ids = builder.nested(("for", types), 1 + len(self.init))
-        iv = inner.var(ids[0], TileType((), I32), self.loc)
+        iv = inner.var(ids[0], canonical_tile_type((), I32), self.loc)
         carried = tuple([inner.var(i, t, self.loc) for i, t in zip(ids[1:], types)])
         check_function(self.body)
         inner, out = drive(inner, self.body(iv, *carried))

@@ -45,7 +45,16 @@ from tileir.record.program import (
 from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Number, Tile, TileLike, as_tile, binary_at, constant, refuse
 from tileir.shape_rules import RuleError, check_write, widen_many
-from tileir.types import I1, I32, Format, PointerType, TileType, _all_ints, canonical_tile_type
+from tileir.types import (
+    I1,
+    I32,
+    Format,
+    PointerType,
+    TileType,
+    _all_ints,
+    canonical_pointer_type,
+    canonical_tile_type,
+)
 
 __all__ = [
     "load_cell",
@@ -328,7 +337,7 @@ def store_sub(p: Param, value: Tile, at: Sequence[Index], **options: Any) -> Eff
                 f"{list(c.tile)} in dimension {d}",
             )
         per_cell = cell_len // piece
-        base = Tile("block_id", (), {"axis": axis}, TileType((), I32))
+        base = Tile("block_id", (), {"axis": axis}, canonical_tile_type((), I32))
         index.append(base * per_cell + index_tile(at[d], "store_sub") if per_cell > 1 else base)
     view = Cells(c.extent, value.shape, c.along, c.pad)
     acc = access("store", "store_sub", n_index=len(index), **options)
@@ -578,7 +587,12 @@ def atomic(
     except RuleError as err:
         raise refuse(op, str(err), user_loc()) from None
     offs, (val,), shape = _atomic_operands(base, fmt, offsets, [value], op)
-    ttype = TileType(shape, fmt)
+    # (the shared type object where it can be: see canonical_tile_type)
+    ttype = (
+        canonical_tile_type(shape, fmt)
+        if type(shape) is tuple and _all_ints(shape)
+        else TileType(shape, fmt)
+    )
     m = _mask_tile(mask, shape, op)
     loc = user_loc()
     return Emit(op, Atomic(-1, base, mode, offs, val, m, ttype, loc, ordering, scope), ttype, loc)
@@ -616,7 +630,12 @@ def atomic_cas(
     except RuleError as err:
         raise refuse(op, str(err), user_loc()) from None
     offs, (cmp, val), shape = _atomic_operands(base, fmt, offsets, [compare, value], op)
-    ttype = TileType(shape, fmt)
+    # (the shared type object where it can be: see canonical_tile_type)
+    ttype = (
+        canonical_tile_type(shape, fmt)
+        if type(shape) is tuple and _all_ints(shape)
+        else TileType(shape, fmt)
+    )
     m = _mask_tile(mask, shape, op)
     loc = user_loc()
     return Emit(
@@ -632,6 +651,6 @@ def global_pointer(g: Global, *, ptr_attr: Optional[str] = None) -> Tile:
         "get_global",
         (),
         {"name": g.name, "global": g},
-        TileType((), PointerType(fmt, ptr_attr_of(ptr_attr, "get_global"))),
+        canonical_tile_type((), canonical_pointer_type(fmt, ptr_attr_of(ptr_attr, "get_global"))),
         user_loc(),
     )

@@ -44,7 +44,12 @@ from tileir.record.tile import (
     refuse,
 )
 from tileir.shape_rules import RuleError, normalize_dim, reduce_shape
-from tileir.types import I32, Format, TileType
+from tileir.types import (
+    I32,
+    Format,
+    TileType,
+    canonical_tile_type,
+)
 
 __all__ = [
     "reduce",
@@ -234,7 +239,7 @@ def _region(op: str, xs: tuple[Tile, ...], key: tuple, combiner: Combiner) -> Re
         )
     args: list[Tile] = []
     for i, x in enumerate(xs):
-        scalar = TileType((), x.format)
+        scalar = canonical_tile_type((), x.format)
         args.append(Tile("region_arg", (), {"slot": 2 * i, "of": key}, scalar))
         args.append(Tile("region_arg", (), {"slot": 2 * i + 1, "of": key}, scalar))
     elems, accs = args[0::2], args[1::2]

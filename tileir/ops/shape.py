@@ -41,7 +41,17 @@ from tileir.shape_rules import (
     mma_table_text,
     widen_many,
 )
-from tileir.types import F32, I1, I8, I32, MAX_TILE_ELEMENTS, Format, PointerType, TileType
+from tileir.types import (
+    F32,
+    I1,
+    I8,
+    I32,
+    MAX_TILE_ELEMENTS,
+    Format,
+    PointerType,
+    TileType,
+    canonical_tile_type,
+)
 
 __all__ = [
     "block_id",
@@ -140,7 +150,9 @@ def scalar(p: Param) -> Tile:
         raise refuse("scalar", f"{p.describe()} is a buffer; scalar() reads a Scalar parameter")
     if p.value is not None:  # fixed when recorded (tileir.compose.specialize): a constant
         return constant(p.value, p.format, ())
-    return Tile("param", (), {"index": p.index}, TileType((), p.format), user_loc(CALLER))
+    return Tile(
+        "param", (), {"index": p.index}, canonical_tile_type((), p.format), user_loc(CALLER)
+    )
 
 
 # ----------------------------------------------------------------------------- construction
@@ -176,7 +188,9 @@ def iota_at(n: int, fmt: Format, loc: Optional[Loc]) -> Tile:
     check_shape((n,), "iota")
     if not isinstance(fmt, Format) or fmt.name not in ("i8", "i16", "i32", "i64"):
         raise refuse("iota", f"iota makes i8, i16, i32 or i64 tiles, not {fmt}", user_loc())
-    return make_tile("iota", (), EMPTY_ATTRS, TileType((n,), fmt), loc)
+    # (the shared type object: the encoder finds a type it met before by identity)
+    ttype = canonical_tile_type((n,), fmt) if type(n) is int else TileType((n,), fmt)
+    return make_tile("iota", (), EMPTY_ATTRS, ttype, loc)
 
 
 arange = iota

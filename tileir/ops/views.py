@@ -29,7 +29,15 @@ from tileir.record.program import Alloca, AtomicCell, Load, Sparse, Store, Windo
 from tileir.record.source import user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, constant, refuse, widen_pair
 from tileir.shape_rules import RuleError, check_write
-from tileir.types import I32, Format, PointerType, TileType, format_of_dtype
+from tileir.types import (
+    I32,
+    Format,
+    PointerType,
+    TileType,
+    canonical_pointer_type,
+    canonical_tile_type,
+    format_of_dtype,
+)
 
 __all__ = [
     "load_window",
@@ -224,7 +232,11 @@ def _shape_query(op: str, p: Param, dim: int) -> Tile:
             op, f"dim {dim!r} is outside the rank-{c.rank} tensor of {p.describe()}", user_loc()
         )
     return Tile(
-        op, (), {"param": p.index, "cells": c, "dim": dim % c.rank}, TileType((), I32), user_loc()
+        op,
+        (),
+        {"param": p.index, "cells": c, "dim": dim % c.rank},
+        canonical_tile_type((), I32),
+        user_loc(),
     )
 
 
@@ -249,7 +261,11 @@ def address(p: Param) -> Tile:
     if p.role == "Scalar":
         raise refuse("address", f"{p.describe()} is a value, not a buffer", user_loc())
     return Tile(
-        "ptr_param", (), {"index": p.index, "param": p}, TileType((), p.pointer), user_loc()
+        "ptr_param",
+        (),
+        {"index": p.index, "param": p},
+        canonical_tile_type((), p.pointer),
+        user_loc(),
     )
 
 
@@ -288,7 +304,7 @@ def scratch(
     if not isinstance(alignment, int) or alignment < 1 or alignment & (alignment - 1):
         raise refuse("alloca", f"alignment {alignment!r} must be a power of two", user_loc())
     attr = ptr_attr_of(ptr_attr, "alloca")
-    ttype = TileType((), PointerType(fmt, attr))
+    ttype = canonical_tile_type((), canonical_pointer_type(fmt, attr))
     return Emit(
         "alloca",
         Alloca(-1, fmt, count, alignment, bool(global_memory), user_loc(), attr),

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from tileir.record.markers import DYN_DIM, Marker, Param, make_param
-from tileir.types import I32, I64, TileType
+from tileir.types import I32, I64, TileType, canonical_tile_type
 
 __all__ = ["SUMMARY", "dyn_extents", "entry_param_types", "entry_arguments", "trace_params"]
 
@@ -66,11 +66,12 @@ def entry_param_types(
     """The entry's parameter types: a pointer tile per buffer, a rank-0 tile per Scalar,
     then an i32 tile per DYN_DIM extent, then an i64 tile per ``guarded`` buffer (the
     parameters a checked kernel's pointer path reaches: :func:`tileir.Kernel.guarded`)."""
+    # (shared type objects: the encoder finds a type it met before by identity)
     types = [
-        TileType((), p.format) if p.role == "Scalar" else TileType((), p.pointer) for p in params
+        canonical_tile_type((), p.format if p.role == "Scalar" else p.pointer) for p in params
     ]
-    types.extend(TileType((), I32) for _ in dyn_extents(params))
-    types.extend(TileType((), I64) for _ in guarded)
+    types.extend(canonical_tile_type((), I32) for _ in dyn_extents(params))
+    types.extend(canonical_tile_type((), I64) for _ in guarded)
     return tuple(types)
 
 

@@ -32,6 +32,7 @@ from tileir.types import (
     Format,
     PointerType,
     _Sentinel,
+    canonical_pointer_type,
 )
 
 __all__ = [
@@ -347,7 +348,7 @@ class Param:
     def pointer(self) -> PointerType:
         """The element type of this buffer's address: ``ptr<format>`` with the marker's
         ptr_attr."""
-        return PointerType(self.marker.format, self.marker.ptr_attr)
+        return canonical_pointer_type(self.marker.format, self.marker.ptr_attr)
 
     def describe(self) -> str:
         return f"parameter {self.index} ({self.role})"

@@ -510,7 +510,8 @@ def _new_constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optiona
         raise refuse("constant", not_a_tile_message(value), loc)
     if not hasattr(value, "__float__"):
         raise refuse("constant", not_a_tile_message(value), loc)
-    ttype = TileType(tuple(shape), fmt)
+    # (the shared type object: the encoder finds a type it met before by identity)
+    ttype = canonical_tile_type(shape, fmt) if _all_ints(shape) else TileType(tuple(shape), fmt)
     if fmt.is_int and isinstance(value, float) and not value.is_integer():
         raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
     if fmt.is_int and not isinstance(value, float):
