@@ -62,6 +62,8 @@ _UNSET = object()  # no location seen yet
 # a memo of a pure function of immutable values (see DebugWriter.function)
 _ROWS: dict[tuple, tuple] = memo_table("encode.debuginfo: function rows")
 _MAX_ROWS = 1024
+# (the rows, the entries) -> the section's payload: a memo of a pure function of immutable values
+_PAYLOADS: dict[tuple, bytes] = memo_table("encode.debuginfo: payloads")
 # file name -> os.path.split of it: a memo of a pure function of a string
 _SPLITS: dict[str, tuple[str, str]] = memo_table("encode.debuginfo: file names split")
 
@@ -78,7 +80,7 @@ class DebugWriter:
         # (tag, *fields) -> index, for fields that are all exact ints (their bytes are then
         # determined by the tuple, and were checked when first written)
         self._by_fields: dict[tuple, int] = {}
-        self.rows: list[list[int]] = []
+        self.rows: list[tuple[int, ...]] = []
 
     def _attr(self, tag: int, *fields: int) -> int:
         for f in fields:
@@ -179,7 +181,7 @@ class DebugWriter:
             _ROWS,
             key,
             (
-                tuple(self.rows[-1]),
+                self.rows[-1],
                 tuple(self.entries[n_entries:]),
                 pools.string_changes(mark),
                 (loc, *op_locs),  # (held: the ids in the key stay theirs)
@@ -246,7 +248,7 @@ class DebugWriter:
                 else:  # (the checked way: a negative, huge or odd field is refused there)
                     found = self._attr(_LOC, sub, named, line, column)
             append(found)
-        self.rows.append(row)
+        self.rows.append(tuple(row))
         return len(self.rows)
 
     def _scoped(self, x: Loc, sub: int, anchor: Loc, name: str) -> tuple[int, int]:
@@ -286,6 +288,15 @@ class DebugWriter:
     def payload(self) -> Optional[bytes]:
         if not self.rows:
             return None
+        # (a pure function of the rows and the entries: those of a kernel recorded again are
+        # the same objects, which the key compares by identity)
+        key = (tuple(self.rows), tuple(self.entries))
+        known = _PAYLOADS.get(key)
+        if known is None:
+            known = remember(_PAYLOADS, key, self._payload(), 256)
+        return known
+
+    def _payload(self) -> bytes:
         rows = self.rows
         buf = bytearray(leb128((len(rows),)))
         buf += PADDING[: -len(buf) % 4]

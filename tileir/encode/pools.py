@@ -133,6 +133,16 @@ class Pools:
 
 def table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
     """The ``width``-byte start offsets and the data of an indexed table of ``entries``."""
+    # a kernel recorded again has the same tables, their entries the same bytes objects
+    # (the replay memos hand them out again), so the key hashes and compares in C at once
+    key = (width, *entries)
+    known = _TABLE_PARTS.get(key)
+    if known is not None:
+        return known
+    return remember(_TABLE_PARTS, key, _table_parts(entries, width), 256)
+
+
+def _table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
     # (a plain loop: after a full collection each C routine a call first reaches is a cache
     # miss of its own, and this one reaches only the ones the writer uses anyway)
     offsets, at = [], 0
@@ -148,6 +158,10 @@ def table_parts(entries: list[bytes], width: int) -> tuple[bytes, bytes]:
     else:
         words = b"".join([o.to_bytes(width, "little") for o in offsets])
     return words, b"".join(entries)
+
+
+# (width, *entries) -> table_parts' answer: a memo of a pure function of immutable values
+_TABLE_PARTS: dict[tuple, tuple[bytes, bytes]] = memo_table("encode.pools: table layouts")
 
 
 def append_table(buf: bytearray, entries: list[bytes], width: int) -> None:

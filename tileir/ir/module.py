@@ -28,6 +28,7 @@ from attrs import Converter, field, frozen
 
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
+from tileir.ir.drafts import Referable, draft_of
 from tileir.ir.memo import memo_table, register_memo, remember
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
@@ -83,16 +84,8 @@ else:
     _values = _ops = _blocks = _functions = _globals = _ints = AS_TUPLE
 
 
-class _Referable:
-    """The base of :class:`Value`, :class:`Op` and :class:`Block`: it holds their
-    weak-reference slot, so that a class of the same slots can take their layout (see
-    :func:`trusted_op`)."""
-
-    __slots__ = ("__weakref__",)
-
-
 @frozen(repr=False)
-class Value(_Referable):
+class Value(Referable):
     """An SSA value: an id unique in its function, and its type."""
 
     id: int
@@ -243,7 +236,7 @@ def _exact_key(value: dict) -> Optional[tuple]:
 
 
 @frozen(repr=False, cache_hash=True)
-class Block(_Referable):
+class Block(Referable):
     """A block: its arguments and its ops (the last one a terminator where the dialect says)."""
 
     args: tuple[Value, ...] = field(converter=_values, default=())
@@ -285,7 +278,7 @@ def _segments(value: Optional[Iterable[int]]) -> Optional[tuple[int, ...]]:
 
 
 @frozen(repr=False, cache_hash=True)
-class Op(_Referable):
+class Op(Referable):
     """One operation: ``name`` is the dialect mnemonic (``"addf"``, ``"load_view_tko"``).
 
     ``operands`` are flat; ``segments`` gives the size of each declared operand
@@ -336,16 +329,7 @@ class Op(_Referable):
 # constructor gives, field for field.
 
 
-class _ValueDraft(_Referable):
-    __slots__ = Value.__slots__
-
-
-class _OpDraft(_Referable):
-    __slots__ = Op.__slots__
-
-
-class _BlockDraft(_Referable):
-    __slots__ = Block.__slots__
+_ValueDraft, _OpDraft, _BlockDraft = draft_of(Value), draft_of(Op), draft_of(Block)
 
 
 def trusted_op(

@@ -33,6 +33,7 @@ from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
 from tileir.ir.attrmap import AttrMap
+from tileir.ir.drafts import draft_of
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Loc, freeze_attrs
 from tileir.record.dropped import check_generator
@@ -149,10 +150,8 @@ class Emit(Effect):
         return builder, builder.var(rid, self.type, self.loc, self.lanes)
 
 
-_new_object = object.__new__
-_EMIT_SLOTS = tuple(
-    getattr(Emit, name).__set__ for name in ("op", "template", "type", "loc", "lanes")
-)
+# an Emit while make_emit fills it (see tileir.ir.drafts: Emit's base holds no slots)
+_EmitDraft = draft_of(Emit)
 
 
 def make_emit(
@@ -161,13 +160,13 @@ def make_emit(
     """``Emit(op, template, type, loc, lanes)``, made as the recorder's trusted constructors
     make theirs (the loads and stores of cells make one each): field for field the
     constructor's object."""
-    s_op, s_template, s_type, s_loc, s_lanes = _EMIT_SLOTS
-    effect = _new_object(Emit)
-    s_op(effect, op)
-    s_template(effect, template)
-    s_type(effect, type)
-    s_loc(effect, loc)
-    s_lanes(effect, lanes)
+    effect: Any = _EmitDraft()
+    effect.op = op
+    effect.template = template
+    effect.type = type
+    effect.loc = loc
+    effect.lanes = lanes
+    effect.__class__ = Emit
     return effect
 
 

@@ -19,11 +19,12 @@ In(f64, cells([1000], [128]))
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional, Sequence, Union
+from typing import Any, ClassVar, Optional, Sequence, Union
 
 import attrs
 
 from tileir.errors import UsageError
+from tileir.ir.drafts import Referable, draft_of
 from tileir.types import (
     DYN_DIM,
     FREE_AXIS,
@@ -315,7 +316,7 @@ def _validate_marker(marker: Marker) -> None:
 
 
 @attrs.frozen(repr=False)
-class Param:
+class Param(Referable):
     """The handle a kernel body gets for one parameter (its index and its marker).
 
     ``view`` is the cells this handle reads or writes through: the marker's,
@@ -360,24 +361,22 @@ class Param:
 _set_param_cells = Param.cells.__set__  # type: ignore[union-attr]
 _set_param_format = Param.format.__set__  # type: ignore[attr-defined]
 _set_param_role = Param.role.__set__  # type: ignore[attr-defined]
-_set_param_index = Param.index.__set__  # type: ignore[attr-defined]
-_set_param_marker = Param.marker.__set__  # type: ignore[attr-defined]
-_set_param_view = Param.view.__set__  # type: ignore[union-attr]
-_set_param_value = Param.value.__set__  # type: ignore[union-attr]
-_new_object = object.__new__
+# a Param while make_param fills it (see tileir.ir.drafts)
+_ParamDraft = draft_of(Param)
 
 
 def make_param(index: int, marker: Marker) -> Param:
     """``Param(index, marker)``, made directly: the handle every recording makes for each
     of its markers (the constructor's object, field for field, its derived facts included)."""
-    p = _new_object(Param)
-    _set_param_index(p, index)
-    _set_param_marker(p, marker)
-    _set_param_view(p, None)
-    _set_param_value(p, None)
-    _set_param_cells(p, marker.cells)
-    _set_param_format(p, marker.format)
-    _set_param_role(p, marker.role)
+    p: Any = _ParamDraft()
+    p.index = index
+    p.marker = marker
+    p.view = None
+    p.value = None
+    p.cells = marker.cells
+    p.format = marker.format
+    p.role = marker.role
+    p.__class__ = Param
     return p
 
 

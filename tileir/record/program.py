@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union, get_
 
 from attrs import field, frozen
 
+from tileir.ir.drafts import Referable, draft_of
 from tileir.ir.module import AS_TUPLE, Hints, Loc
 from tileir.record.markers import Cells, Param
 from tileir.record.tile import Tile
@@ -118,7 +119,7 @@ Base = Union[int, Tile]
 
 
 @frozen
-class Load:
+class Load(Referable):
     """Read the tile at ``index`` of ``param``'s ``view``: cells (``Cells``, the index counts
     cells), windows (``Window``) or a gather (``Sparse``)."""
 
@@ -132,7 +133,7 @@ class Load:
 
 
 @frozen
-class Store:
+class Store(Referable):
     """Write ``value`` to the tile at ``index`` of ``param``'s ``view`` (lanes past the extent
     are not written)."""
 
@@ -402,7 +403,7 @@ MEMORY_INSTRS = (
 
 
 @frozen(cache_hash=True)
-class Program:
+class Program(Referable):
     """A recorded kernel: its name, parameters, grid and body, and the entry's optimization
     ``hints`` (a :class:`tileir.ir.module.Hints`, or None)."""
 
@@ -421,22 +422,11 @@ class Program:
 
 
 # The recorder's trusted constructors: the objects the classes' own constructors make, field
-# for field, for fields already what their converters would make of them (tuples).  A frozen
-# class refuses plain assignment; a slot's descriptor does not ask.  The hot path of a
-# recording makes one Load per load_cell (two: its template, then the one with its result id),
-# one Store per store_cell and one Program per kernel.
-_new_object = object.__new__
-
-
-def _slot_setters(cls: type, names: str) -> tuple[Any, ...]:
-    return tuple(getattr(cls, name).__set__ for name in names.split())
-
-
-_LOAD_SLOTS = _slot_setters(Load, "result param view index type loc access")
-_STORE_SLOTS = _slot_setters(Store, "param view index value loc access")
-_PROGRAM_SLOTS = _slot_setters(
-    Program, "name params body grid loc hints checked _attrs_cached_hash"
-)
+# for field, for fields already what their converters would make of them (tuples), made as
+# drafts (see tileir.ir.drafts).  The hot path of a recording makes one Load per load_cell
+# (two: its template, then the one with its result id), one Store per store_cell and one
+# Program per kernel.
+_LoadDraft, _StoreDraft, _ProgramDraft = draft_of(Load), draft_of(Store), draft_of(Program)
 
 
 def make_load(
@@ -449,15 +439,15 @@ def make_load(
     access: Access,
 ) -> Load:
     """``Load(result, param, view, index, type, loc, access)`` for ``index`` a tuple."""
-    s_result, s_param, s_view, s_index, s_type, s_loc, s_access = _LOAD_SLOTS
-    ins = _new_object(Load)
-    s_result(ins, result)
-    s_param(ins, param)
-    s_view(ins, view)
-    s_index(ins, index)
-    s_type(ins, type)
-    s_loc(ins, loc)
-    s_access(ins, access)
+    ins: Any = _LoadDraft()
+    ins.result = result
+    ins.param = param
+    ins.view = view
+    ins.index = index
+    ins.type = type
+    ins.loc = loc
+    ins.access = access
+    ins.__class__ = Load
     return ins
 
 
@@ -470,14 +460,14 @@ def make_store(
     access: Access,
 ) -> Store:
     """``Store(param, view, index, value, loc, access)`` for ``index`` a tuple."""
-    s_param, s_view, s_index, s_value, s_loc, s_access = _STORE_SLOTS
-    ins = _new_object(Store)
-    s_param(ins, param)
-    s_view(ins, view)
-    s_index(ins, index)
-    s_value(ins, value)
-    s_loc(ins, loc)
-    s_access(ins, access)
+    ins: Any = _StoreDraft()
+    ins.param = param
+    ins.view = view
+    ins.index = index
+    ins.value = value
+    ins.loc = loc
+    ins.access = access
+    ins.__class__ = Store
     return ins
 
 
@@ -492,14 +482,14 @@ def make_program(
 ) -> Program:
     """``Program(name, params, body, grid, loc, hints, checked)`` for ``params`` and ``body``
     tuples."""
-    s_name, s_params, s_body, s_grid, s_loc, s_hints, s_checked, s_hash = _PROGRAM_SLOTS
-    program = _new_object(Program)
-    s_name(program, name)
-    s_params(program, params)
-    s_body(program, body)
-    s_grid(program, grid)
-    s_loc(program, loc)
-    s_hints(program, hints)
-    s_checked(program, checked)
-    s_hash(program, None)
+    program: Any = _ProgramDraft()
+    program.name = name
+    program.params = params
+    program.body = body
+    program.grid = grid
+    program.loc = loc
+    program.hints = hints
+    program.checked = checked
+    program._attrs_cached_hash = None
+    program.__class__ = Program
     return program

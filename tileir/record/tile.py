@@ -41,6 +41,7 @@ from tileir.errors import RecordingError
 from tileir.ir.attr_rules import ARITH_FORMATS, check_arith_format
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.dialect import ENUMS
+from tileir.ir.drafts import Referable, draft_of
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import AS_TUPLE, EMPTY_ATTRS, Dense, Loc, freeze_attrs
 from tileir.ir.numerics import dense_format, dense_of, element_bytes, int_value_range
@@ -139,7 +140,7 @@ def refuse(op: str, message: str, loc: Optional[Loc] = None) -> RecordingError:
 
 
 @frozen(repr=False, cache_hash=True)
-class Tile:
+class Tile(Referable):
     """A tile value: ``op`` applied to ``args`` (other tiles) with ``attrs``, of ``type``."""
 
     op: str
@@ -392,16 +393,8 @@ class Tile:
         return _method("broadcast_to")(self, shape)
 
 
-# the slots of a Tile, set directly by make_tile (frozen attrs classes refuse plain assignment;
-# a slot's descriptor does not ask)
-_new_object = object.__new__
-_set_op = Tile.op.__set__  # type: ignore[attr-defined]
-_set_args = Tile.args.__set__  # type: ignore[attr-defined]
-_set_attrs = Tile.attrs.__set__  # type: ignore[attr-defined]
-_set_type = Tile.type.__set__  # type: ignore[attr-defined]
-_set_loc = Tile.loc.__set__  # type: ignore[union-attr]
-_set_lanes = Tile.lanes.__set__  # type: ignore[attr-defined]
-_set_tile_hash = Tile._attrs_cached_hash.__set__  # type: ignore[attr-defined]
+# a Tile while make_tile fills it (see tileir.ir.drafts)
+_TileDraft = draft_of(Tile)
 
 
 def make_tile(
@@ -416,14 +409,15 @@ def make_tile(
     already frozen (:func:`~tileir.ir.module.freeze_attrs`'s answer, ``EMPTY_ATTRS`` when
     empty): the recorder's hot path, which skips the constructor's conversions.  The object
     is the constructor's, field for field."""
-    t = _new_object(Tile)
-    _set_op(t, op)
-    _set_args(t, args)
-    _set_attrs(t, attrs)
-    _set_type(t, type)
-    _set_loc(t, loc)
-    _set_lanes(t, lanes)
-    _set_tile_hash(t, None)
+    t: Any = _TileDraft()
+    t.op = op
+    t.args = args
+    t.attrs = attrs
+    t.type = type
+    t.loc = loc
+    t.lanes = lanes
+    t._attrs_cached_hash = None
+    t.__class__ = Tile
     return t
 
 
