@@ -76,8 +76,23 @@ def test_plain_ops_are_written_by_their_layouts(monkeypatch):
     layouts: dict = {}
     monkeypatch.setitem(opwrite._LAYOUTS, (13, 4), layouts)
     encode(registry.get("vadd").build().module, "13.4", debug_info=True)
-    made = {name for (name, _, _), layout in layouts.items() if layout}
+    made = {key[0] for key, layout in layouts.items() if layout}
     assert {"make_token", "get_tile_block_id", "addf", "return"} <= made
+
+
+def test_ops_whose_attributes_need_no_pool_are_written_by_layouts_of_their_maps(monkeypatch):
+    layouts: dict = {}
+    monkeypatch.setitem(opwrite._LAYOUTS, (13, 4), layouts)
+    module = registry.get("histogram").build().module
+    fast = encode(module, "13.4", debug_info=True)
+    by_map = {key[0]: layout for key, layout in layouts.items() if len(key) == 4}
+    # enums, predicates: their bytes are in the layout, keyed by the op's (shared) map
+    assert {"assume", "cmpi"} <= {n for n, x in by_map.items() if x}
+    assert by_map["constant"] is False  # a dense value: an index into the Constant table
+    assert by_map["assert"] is False  # its message: an index into the String table
+    assert encode(module, "13.4", debug_info=True) == fast  # (the layouts taken)
+    _checking_path_only(monkeypatch)
+    assert encode(module, "13.4", debug_info=True) == fast
 
 
 def _fault(module: Module, version: str) -> str:

@@ -105,14 +105,20 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
     try:
         for op in ops:
             results, operands = op.results, op.operands
-            # a plain op (no attributes, segments or regions): its layout, by its name and
-            # counts, holds all its bytes but its values' indices (and was checked once)
-            if op.attrs is EMPTY_ATTRS and op.segments is None and not op.regions:
-                layout = layouts.get((op.name, len(operands), len(results)))
+            # a plain op (no segments or regions, and no attributes or only ones that need no
+            # pool): its layout, by its name, counts and attribute map (a shared object),
+            # holds all its bytes but its values' indices (and was checked once)
+            if op.segments is None and not op.regions:
+                op_attrs = op.attrs
+                layout = layouts.get(
+                    (op.name, len(operands), len(results))
+                    if op_attrs is EMPTY_ATTRS
+                    else (op.name, len(operands), len(results), id(op_attrs))
+                )
                 if layout is None:
-                    layout = _plain_layout(op, scope.version)
-                if layout:
-                    head, middle, newer = layout
+                    layout = _plain_layout(op, scope)
+                if layout and layout[3] is op_attrs:
+                    head, middle, newer, _ = layout
                     if newer:
                         scope.newer = True
                     locs.append(op.loc)
@@ -254,34 +260,60 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
 _RUNS = [(n,) for n in range(16)]  # an ungrouped op's sizes: one run (made once)
 
 #: a plain op's layout (see _plain_layout), or False where there is none
-_Layout = Union[tuple[bytes, bytes, bool], Literal[False]]
-# version -> (op name, operand count, result count) -> the layout of a plain op of that name
-# and counts (see _plain_layout), or False: a memo of a pure function of constants and counts
-_LAYOUTS: dict[tuple[int, int], dict[tuple[str, int, int], "_Layout"]] = {
+_Layout = Union[tuple[bytes, bytes, bool, Mapping[str, Any]], Literal[False]]
+# version -> (op name, operand count, result count[, id(attribute map)]) -> the layout of a
+# plain op of that name, counts and attributes (see _plain_layout), or False: a memo of a
+# pure function of constants, counts and the map (which the layout holds, so that its id
+# names no other map meanwhile)
+_LAYOUTS: dict[tuple[int, int], dict[tuple, "_Layout"]] = {
     v: memo_table(f"encode.opwrite: plain op layouts of {version_text(v)}") for v in VERSIONS
 }
+#: attribute kinds whose bytes come from a pool (an index into the String or Constant table):
+#: an op with one is written the usual way
+_POOLED_KINDS = frozenset({"dense", "str", "scalars", "hints"})
 
 
-def _plain_layout(op: Op, v: tuple[int, int]) -> _Layout:
-    """How write_ops writes a plain op (one without attributes, segments or regions) of
-    ``op``'s name and counts at version ``v``: (the opcode and result count, the flags,
-    default attributes and operand count between the result types and the operands, whether
-    it may need a version after ``v``); False where such an op takes the usual path (no
-    record, a fault the checks name, or an operand count between its groups).  What the
-    usual path would write for such an op, worked out once per name and counts."""
-    n_operands, n_results = len(op.operands), len(op.results)
-    layout = _plain_layout_of(FAST[v].get(op.name), n_operands, n_results)
-    remember(_LAYOUTS[v], (op.name, n_operands, n_results), layout)
+def _plain_layout(op: Op, scope: WriteScope) -> _Layout:
+    """How write_ops writes a plain op (one without segments or regions, whose attributes
+    need no pool) of ``op``'s name, counts and attribute map at the scope's version: (the
+    opcode and result count, the flags, attributes and operand count between the result
+    types and the operands, whether it may need a later version, the map); False where such
+    an op takes the usual path (no record, a fault the checks name, an operand count between
+    its groups, a pooled attribute).  What the usual path would write for such an op, worked
+    out once per name, counts and map."""
+    v = scope.version
+    n_operands, n_results, attrs = len(op.operands), len(op.results), op.attrs
+    record = FAST[v].get(op.name)
+    key: tuple = (op.name, n_operands, n_results)
+    if attrs is not EMPTY_ATTRS:
+        key += (id(attrs),)
+    layout = _plain_layout_of(record, n_operands, n_results, attrs, op, scope)
+    remember(_LAYOUTS[v], key, layout)
     return layout
 
 
-def _plain_layout_of(record: Optional[tuple], n_operands: int, n_results: int) -> _Layout:
+def _plain_layout_of(
+    record: Optional[tuple],
+    n_operands: int,
+    n_results: int,
+    attrs: Mapping[str, Any],
+    op: Op,
+    scope: WriteScope,
+) -> _Layout:
     if record is None:
         return False
-    (plan, opcode, counted, want, _attr_names, kinds, run, n_fixed, n_variable, star,
+    (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,
      flags, _group_flags, defaults, newer) = record  # fmt: skip
     if want is not None and n_results != want:
         return False
+    if attrs:
+        if not attr_names.issuperset(attrs):
+            return False
+        for attr, kind, _, _, _, default_bytes, _, left_out in plan.attrs_at[scope.version]:
+            if kind in _POOLED_KINDS and (
+                attr in attrs or not (left_out or default_bytes is not None)
+            ):
+                return False
     sizes: Optional[Sequence[int]]
     if kinds is None:  # one run, after its count when the run is "*"
         rest = n_operands - n_fixed
@@ -298,23 +330,33 @@ def _plain_layout_of(record: Optional[tuple], n_operands: int, n_results: int) -
     head.raw(opcode)
     if counted:
         head.varint(n_results)
-    if flags is not None:  # no attribute set: the flags of the groups that are there
+    if flags is not None:  # the flags of the groups that are there and the attributes set
         middle.buf.append(
-            sum(bit for bit, group, _ in flags if group is not None and sizes[group])
+            sum(
+                bit
+                for bit, group, flag in flags
+                if (sizes[group] if group is not None else attrs and attrs.get(flag))
+            )
         )
-    if defaults is None:
-        return False  # (its attributes are worked out one by one: a fault may lie there)
-    parts: tuple = (defaults,) if type(defaults) is bytes else defaults
-    for part in parts:
-        if type(part) is bytes:
-            middle.raw(part)
-        else:  # a bool[] attribute at its default: one 0 per value of its group
-            n = sizes[part]
-            middle.varint(n)
-            middle.raw(bytes(n))
+    if attrs:
+        try:  # (the usual path's own writer; a fault it finds, that path names)
+            _write_attrs(middle, op, scope, plan, attrs, sizes)
+        except EncodeError:
+            return False
+    else:
+        if defaults is None:
+            return False  # (its attributes are worked out one by one: a fault may lie there)
+        parts: tuple = (defaults,) if type(defaults) is bytes else defaults
+        for part in parts:
+            if type(part) is bytes:
+                middle.raw(part)
+            else:  # a bool[] attribute at its default: one 0 per value of its group
+                n = sizes[part]
+                middle.varint(n)
+                middle.raw(bytes(n))
     if counted_run:
         middle.varint(n_operands)
-    return bytes(head.buf), bytes(middle.buf), newer
+    return bytes(head.buf), bytes(middle.buf), newer, attrs
 
 
 #: the classes of VALUE_TYPES, for a test by the exact class (a subclass goes to define)
