@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 import pytest
 
+from tileir.errors import UsageError
 from tileir.ir.memo import clear_memos
 from tileir.ir.module import freeze_attrs
 from tileir.kernel import record
@@ -15,6 +16,7 @@ from tileir.kernels import registry
 from tileir.record import builder as builder_module
 from tileir.record import tile as tile_module
 from tileir.record.builder import Builder, drive, var_attrs
+from tileir.record.markers import DYN_DIM, FREE_AXIS, cells
 from tileir.record.source import CALLER, user_loc
 
 #: kernels whose bodies use every kind of effect the fast paths meet: loads of ragged cells,
@@ -259,3 +261,21 @@ def test_record_without_hints_is_record_with_none():
     plain = record("matmul", recipe.body, *recipe.markers)
     assert plain.hints is None
     assert _deep(plain) == _deep(record("matmul", recipe.body, *recipe.markers, hints=None))
+
+
+def test_cells_of_plain_numbers_are_one_shared_object_and_other_spellings_are_not_conflated():
+    a = cells([1000, DYN_DIM], [128, 64], along=[0, FREE_AXIS])
+    assert cells((1000, DYN_DIM), (128, 64), (0, FREE_AXIS)) is a  # (made and checked once)
+    assert cells([1000, DYN_DIM], [128, 64], along=[0, FREE_AXIS], pad="nan") is not a
+    # a bool or a float is not the int it hashes like: each call takes the checking way
+    with pytest.raises(UsageError, match="whole numbers"):
+        cells([1000], [True])
+    with pytest.raises(UsageError, match="whole numbers"):
+        cells([1000], [128.0])
+    with pytest.raises(UsageError, match="powers of two"):
+        cells([1000], [100])  # (and a refused call is not remembered)
+    with pytest.raises(UsageError, match="powers of two"):
+        cells([1000], [100])
+    clear_memos()
+    fresh = cells([1000, DYN_DIM], [128, 64], along=[0, FREE_AXIS])
+    assert fresh is not a and fresh == a

@@ -25,6 +25,7 @@ import attrs
 
 from tileir.errors import UsageError
 from tileir.ir.drafts import Referable, draft_of
+from tileir.ir.memo import memo_table, remember
 from tileir.types import (
     DYN_DIM,
     FREE_AXIS,
@@ -184,6 +185,53 @@ def cells(
 
     ``along`` defaults to dimension ``d`` following grid axis ``d``.
     """
+    # a kernel's markers are made again at each recording, with the same plain numbers: the
+    # Cells of those is one shared object (made and checked once; every memo downstream that
+    # keys by identity then finds it)
+    key = _cells_key(extent, tile, along, pad)
+    if key is not None:
+        found = _CELLS.get(key)
+        if found is not None:
+            return found
+        return remember(_CELLS, key, _new_cells(extent, tile, along, pad), 1024)
+    return _new_cells(extent, tile, along, pad)
+
+
+def _cells_key(
+    extent: Sequence[_Extent], tile: Sequence[int], along: Optional[Sequence[_Axis]], pad: str
+) -> Optional[tuple]:
+    """The memo key of a cells() call whose every entry is an exact int or a sentinel (so
+    that equal keys are the same call: 1, 1.0 and True hash alike), else None."""
+    if type(pad) is not str or type(extent) not in _SEQUENCES or type(tile) not in _SEQUENCES:
+        return None
+    if along is not None and type(along) not in _SEQUENCES:
+        return None
+    for x in extent:
+        if type(x) is not int and x is not DYN_DIM:
+            return None
+    for x in tile:
+        if type(x) is not int:
+            return None
+    if along is not None:
+        for x in along:
+            if type(x) is not int and x is not FREE_AXIS:
+                return None
+        return (tuple(extent), tuple(tile), tuple(along), pad)
+    return (tuple(extent), tuple(tile), None, pad)
+
+
+_SEQUENCES = (list, tuple)
+# (extent, tile, along, pad) of plain entries -> the Cells cells() made of them: a memo of a
+# pure function of immutable values
+_CELLS: dict[tuple, "Cells"] = memo_table("record.markers: cells")
+
+
+def _new_cells(
+    extent: Sequence[_Extent],
+    tile: Sequence[int],
+    along: Optional[Sequence[_Axis]],
+    pad: str,
+) -> Cells:
     for what, value in (("extent", extent), ("tile", tile), ("along", along)):
         if what == "along" and value is None:
             continue
