@@ -309,10 +309,8 @@ def _plain_layout_of(
     if attrs:
         if not attr_names.issuperset(attrs):
             return False
-        for attr, kind, _, _, _, default_bytes, _, left_out in plan.attrs_at[scope.version]:
-            if kind in _POOLED_KINDS and (
-                attr in attrs or not (left_out or default_bytes is not None)
-            ):
+        for _, kind, *_ in plan.attrs_at[scope.version]:
+            if kind in _POOLED_KINDS:  # (an op that may write a pool index: the usual way)
                 return False
     sizes: Optional[Sequence[int]]
     if kinds is None:  # one run, after its count when the run is "*"

@@ -126,6 +126,7 @@ QUICK: dict[str, tuple[str, ...]] = {
     "tileir/encode/typecodec.py": (
         "tests/encode/test_encode.py",
         "tests/encode/test_decode_errors.py",
+        "tests/encode/test_replay_memos.py",
     ),
     "tileir/fake/rounding.py": (
         "tests/fake/test_interpret_rounding.py",
