@@ -256,8 +256,9 @@ class TileType:
         return n
 
     def with_shape(self, shape: Iterable[int]) -> "TileType":
+        # (shared_tile_type, inline: the recorder asks for most of its types here)
         if type(shape) is tuple:
-            for d in shape:  # (_all_ints, inline: the recorder asks for most of its types here)
+            for d in shape:
                 if type(d) is not int:
                     break
             else:
@@ -316,6 +317,15 @@ def canonical_tile_type(shape: tuple[int, ...], element: ElementType) -> TileTyp
 #: (this module sits below the memo registry).
 TILE_TYPES: dict[tuple[tuple[int, ...], int], TileType] = {}
 _MAX_TILE_TYPES = 4096
+
+
+def shared_tile_type(shape: Iterable[int], element: ElementType) -> TileType:
+    """``TileType(shape, element)``: the shared object :func:`canonical_tile_type` keeps when
+    ``shape`` is a tuple of plain ints (the encoder then finds a type it met before by
+    identity), else a new one."""
+    if type(shape) is tuple and _all_ints(shape):
+        return canonical_tile_type(shape, element)
+    return TileType(tuple(shape), element)
 
 
 def canonical_pointer_type(pointee: Format, attr: Optional[str] = None) -> PointerType:

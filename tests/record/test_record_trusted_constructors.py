@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import attrs
+import numpy as np
+import pytest
 
 from tileir.ir.module import EMPTY_ATTRS, Loc, freeze_attrs
 from tileir.record.markers import In, Param, cells
 from tileir.record.tile import Tile, make_tile
-from tileir.types import F32, I32, PointerType, TileType, canonical_tile_type
+from tileir.types import (
+    F32,
+    I32,
+    PointerType,
+    TileType,
+    canonical_pointer_type,
+    canonical_tile_type,
+    shared_tile_type,
+)
 
 
 def _slots(obj: object) -> dict:
@@ -20,6 +30,23 @@ def test_canonical_tile_type_is_the_constructors_type():
         assert type(fast) is TileType
         assert fast == made and hash(fast) == hash(made) and str(fast) == str(made)
         assert _slots(fast) == _slots(made)
+
+
+def test_shared_tile_type_shares_plain_shapes_and_converts_the_rest():
+    assert shared_tile_type((4, 8), F32) is canonical_tile_type((4, 8), F32)
+    for odd in ([4, 8], (np.int64(4), 8)):  # (a list, a numpy int: the constructor's way)
+        made = shared_tile_type(odd, F32)
+        assert made == TileType((4, 8), F32) and _slots(made) == _slots(TileType((4, 8), F32))
+        assert made is not canonical_tile_type((4, 8), F32)
+        assert all(type(d) is int for d in made.shape)
+
+
+def test_canonical_pointer_types_are_shared_and_checked():
+    assert canonical_pointer_type(F32, "none") is canonical_pointer_type(F32, "none")
+    assert canonical_pointer_type(F32) == PointerType(F32)
+    assert canonical_pointer_type(F32) is not canonical_pointer_type(F32, "none")
+    with pytest.raises(ValueError):
+        canonical_pointer_type(F32, "no such attribute")
 
 
 def test_canonical_tile_types_of_one_shape_and_element_are_one_object_until_memos_clear():

@@ -54,14 +54,7 @@ from tileir.record.program import (
     walk_instructions,
 )
 from tileir.record.tile import Tile, drop_defaults, make_tile, widen_pair
-from tileir.types import (
-    I1,
-    I64,
-    Format,
-    PointerType,
-    TileType,
-    canonical_tile_type,
-)
+from tileir.types import I1, I64, Format, PointerType, TileType, canonical_tile_type
 
 if TYPE_CHECKING:
     from tileir.lower.walk import Walk

@@ -28,11 +28,7 @@ from tileir.record.program import (
     TokenStep,
 )
 from tileir.record.tile import Tile
-from tileir.types import (
-    TOKEN,
-    canonical_pointer_type,
-    canonical_tile_type,
-)
+from tileir.types import TOKEN, canonical_pointer_type, canonical_tile_type
 
 if TYPE_CHECKING:
     from tileir.lower.walk import Walk

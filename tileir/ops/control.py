@@ -43,11 +43,7 @@ from tileir.record.program import (
 )
 from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Tile, TileLike, as_tile, refuse
-from tileir.types import (
-    I1,
-    I32,
-    canonical_tile_type,
-)
+from tileir.types import I1, I32, canonical_tile_type
 
 __all__ = [
     "for_range",

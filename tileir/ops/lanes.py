@@ -31,11 +31,7 @@ from tileir.ops.shape import broadcast, iota, reshape
 from tileir.record.markers import DYN_DIM, Cells, Param
 from tileir.record.source import CALLER, user_loc
 from tileir.record.tile import Tile, _constant, binary_at, compare, constant, refuse
-from tileir.types import (
-    I1,
-    I32,
-    canonical_tile_type,
-)
+from tileir.types import I1, I32, canonical_tile_type
 
 __all__ = ["valid", "valid_along", "lanes_of", "cell_lanes", "Bound"]
 

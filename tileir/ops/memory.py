@@ -54,6 +54,7 @@ from tileir.types import (
     _all_ints,
     canonical_pointer_type,
     canonical_tile_type,
+    shared_tile_type,
 )
 
 __all__ = [
@@ -587,12 +588,7 @@ def atomic(
     except RuleError as err:
         raise refuse(op, str(err), user_loc()) from None
     offs, (val,), shape = _atomic_operands(base, fmt, offsets, [value], op)
-    # (the shared type object where it can be: see canonical_tile_type)
-    ttype = (
-        canonical_tile_type(shape, fmt)
-        if type(shape) is tuple and _all_ints(shape)
-        else TileType(shape, fmt)
-    )
+    ttype = shared_tile_type(shape, fmt)
     m = _mask_tile(mask, shape, op)
     loc = user_loc()
     return Emit(op, Atomic(-1, base, mode, offs, val, m, ttype, loc, ordering, scope), ttype, loc)
@@ -630,12 +626,7 @@ def atomic_cas(
     except RuleError as err:
         raise refuse(op, str(err), user_loc()) from None
     offs, (cmp, val), shape = _atomic_operands(base, fmt, offsets, [compare, value], op)
-    # (the shared type object where it can be: see canonical_tile_type)
-    ttype = (
-        canonical_tile_type(shape, fmt)
-        if type(shape) is tuple and _all_ints(shape)
-        else TileType(shape, fmt)
-    )
+    ttype = shared_tile_type(shape, fmt)
     m = _mask_tile(mask, shape, op)
     loc = user_loc()
     return Emit(

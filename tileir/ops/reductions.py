@@ -44,12 +44,7 @@ from tileir.record.tile import (
     refuse,
 )
 from tileir.shape_rules import RuleError, normalize_dim, reduce_shape
-from tileir.types import (
-    I32,
-    Format,
-    TileType,
-    canonical_tile_type,
-)
+from tileir.types import I32, Format, TileType, canonical_tile_type
 
 __all__ = [
     "reduce",

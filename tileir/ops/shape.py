@@ -51,6 +51,7 @@ from tileir.types import (
     PointerType,
     TileType,
     canonical_tile_type,
+    shared_tile_type,
 )
 
 __all__ = [
@@ -188,9 +189,7 @@ def iota_at(n: int, fmt: Format, loc: Optional[Loc]) -> Tile:
     check_shape((n,), "iota")
     if not isinstance(fmt, Format) or fmt.name not in ("i8", "i16", "i32", "i64"):
         raise refuse("iota", f"iota makes i8, i16, i32 or i64 tiles, not {fmt}", user_loc())
-    # (the shared type object: the encoder finds a type it met before by identity)
-    ttype = canonical_tile_type((n,), fmt) if type(n) is int else TileType((n,), fmt)
-    return make_tile("iota", (), EMPTY_ATTRS, ttype, loc)
+    return make_tile("iota", (), EMPTY_ATTRS, shared_tile_type((n,), fmt), loc)
 
 
 arange = iota

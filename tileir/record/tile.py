@@ -59,6 +59,7 @@ from tileir.types import (
     TileType,
     _all_ints,
     canonical_tile_type,
+    shared_tile_type,
 )
 
 __all__ = [
@@ -504,8 +505,7 @@ def _new_constant(value: Number, fmt: Format, shape: Sequence[int], loc: Optiona
         raise refuse("constant", not_a_tile_message(value), loc)
     if not hasattr(value, "__float__"):
         raise refuse("constant", not_a_tile_message(value), loc)
-    # (the shared type object: the encoder finds a type it met before by identity)
-    ttype = canonical_tile_type(shape, fmt) if _all_ints(shape) else TileType(tuple(shape), fmt)
+    ttype = shared_tile_type(shape, fmt)
     if fmt.is_int and isinstance(value, float) and not value.is_integer():
         raise refuse("constant", f"{value!r} is not a whole number, and the tile is {ttype}")
     if fmt.is_int and not isinstance(value, float):
