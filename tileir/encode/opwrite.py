@@ -117,7 +117,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                 )
                 if layout is None:
                     layout = _plain_layout(op, scope)
-                if layout and layout[3] is op_attrs:
+                if layout:  # (keyed by its map's id, which the layout holds: that very map)
                     head, middle, newer, _ = layout
                     if newer:
                         scope.newer = True
@@ -281,25 +281,17 @@ def _plain_layout(op: Op, scope: WriteScope) -> _Layout:
     an op takes the usual path (no record, a fault the checks name, an operand count between
     its groups, a pooled attribute).  What the usual path would write for such an op, worked
     out once per name, counts and map."""
-    v = scope.version
-    n_operands, n_results, attrs = len(op.operands), len(op.results), op.attrs
-    record = FAST[v].get(op.name)
-    key: tuple = (op.name, n_operands, n_results)
-    if attrs is not EMPTY_ATTRS:
-        key += (id(attrs),)
-    layout = _plain_layout_of(record, n_operands, n_results, attrs, op, scope)
-    remember(_LAYOUTS[v], key, layout)
+    key: tuple = (op.name, len(op.operands), len(op.results))
+    if op.attrs is not EMPTY_ATTRS:
+        key += (id(op.attrs),)
+    layout = _plain_layout_of(op, scope)
+    remember(_LAYOUTS[scope.version], key, layout)
     return layout
 
 
-def _plain_layout_of(
-    record: Optional[tuple],
-    n_operands: int,
-    n_results: int,
-    attrs: Mapping[str, Any],
-    op: Op,
-    scope: WriteScope,
-) -> _Layout:
+def _plain_layout_of(op: Op, scope: WriteScope) -> _Layout:
+    record = FAST[scope.version].get(op.name)
+    n_operands, n_results, attrs = len(op.operands), len(op.results), op.attrs
     if record is None:
         return False
     (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,

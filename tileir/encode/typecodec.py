@@ -204,15 +204,20 @@ class TypeTable:
             step = node.get(id(type_))
             if step is None:
                 return self._record(type_, node, id(type_))
-            # an earlier file asked for this object at this point: do what its asking did
-            # (the step holds the object, so an equal id names the same object)
-            self.entries += step[1]
-            for key, i in step[2]:
-                by_id[key] = i
-            self._kept.append(step)  # (its objects outlive the file, whatever the memo does)
-            self._trail = step[3]
-            return step[0]
+            # an earlier file asked for this object at this point (the step holds the
+            # object, so an equal id names the same object)
+            return self._replay(step)
         return self._first_use(type_)
+
+    def _replay(self, step: tuple) -> int:
+        """Do what an earlier file's ``step`` did; the index it answered."""
+        self.entries += step[1]
+        by_id = self.by_id
+        for key, i in step[2]:
+            by_id[key] = i
+        self._kept.append(step)  # (its objects outlive the file, whatever the memo does)
+        self._trail = step[3]
+        return step[0]
 
     def _record(self, type_: Type, node: dict, key: object) -> int:
         """``index`` of a type this file asks for first at a trail's ``node`` that no earlier
@@ -331,13 +336,7 @@ class TypeTable:
             key = (_FUNC, *map(id, inputs), -1, *map(id, results))
             step = node.get(key)
             if step is not None:
-                self.entries += step[1]
-                by_id = self.by_id
-                for k, i in step[2]:
-                    by_id[k] = i
-                self._kept.append(step)
-                self._trail = step[3]
-                return step[0]
+                return self._replay(step)
             self._trail = None
         self._sync()
         n_entries, n_kept = len(self.entries), len(self._kept)
