@@ -183,6 +183,47 @@ def test_an_effect_used_as_a_tile_says_yield_it(use):
     assert err.kernel == "k" and HERE in err.where
 
 
+@pytest.mark.parametrize(
+    "make, what",
+    [
+        (lambda x, out: store_cell(out, full((128,), 1.0, F32)), "store_view_tko"),
+        (lambda x, out: for_range(0, 4, lambda i: None), "for"),
+    ],
+    ids=["store", "for_range"],
+)
+def test_an_effect_without_a_value_used_as_a_tile_says_yield_it(make, what):
+    # an effect whose yield answers nothing: the hint names it without a type (the tile
+    # names are properties on Effect, and the hint must not read its own refusing one)
+    def body(x, out):
+        e = make(x, out)
+        yield store_cell(out, full((128,), 1.0, F32) + e.shape[0])
+
+    err = _refusal(body)
+    assert f"this is an effect ({what}), not a tile" in str(err)
+    assert "whose yield answers" not in str(err)
+    assert err.kernel == "k" and HERE in err.where
+
+
+def test_an_effect_answers_its_own_fields_and_refuses_only_tile_names():
+    seen = []
+
+    def body(x, out):
+        seen.append(load_cell(x))  # an Emit, looked at before it is yielded
+        t = yield seen[0]
+        yield store_cell(out, t)
+
+    trace("k", body, In(F32, G), Out(F32, G))
+    effect = seen[0]
+    assert str(effect.type) == "tile<128xf32>" and effect.op == "load_view_tko"
+    with pytest.raises(AttributeError):
+        effect.not_a_field  # noqa: B018 - the read is the test
+    with pytest.raises(RecordingError, match="this is an effect"):
+        effect.reshape  # noqa: B018
+    # no __getattr__ on Effect: it would send every read of an Emit's fields (the recorder
+    # reads them on every yield) down CPython's unspecialised attribute path
+    assert all("__getattr__" not in vars(k) for k in type(effect).__mro__)
+
+
 def test_a_body_that_is_not_a_generator_is_refused():
     def body(x, out):
         store_cell(out, 1.0)

@@ -10,7 +10,7 @@ can use it.
 
 from __future__ import annotations
 
-from types import GeneratorType
+from types import GeneratorType, MemberDescriptorType
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from tileir.errors import RecordingError
@@ -36,10 +36,7 @@ def not_a_tile_hint(value: object) -> Optional[str]:
     """What to write instead when ``value`` (an effect, or a helper's generator) was used
     where a tile is expected; None for any other value."""
     if isinstance(value, Effect):
-        try:  # what the yield would answer (an Emit that makes a value knows its type)
-            answers = object.__getattribute__(value, "type")
-        except AttributeError:
-            answers = None
+        answers = _answered_type(value)
         what = f"{value.op}, whose yield answers a {answers}" if answers is not None else value.op
         return (
             f"this is an effect ({what}), not a tile: an effect happens when the body "
@@ -89,8 +86,34 @@ class Effect:
     __neg__ = __abs__ = _as_operand
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _as_operand
 
-    def __getattr__(self, name: str) -> Any:
-        # only called for names the effect lacks: a tile's, asked of an un-yielded effect
-        if name in _TILE_NAMES:
-            self._as_operand()
-        raise AttributeError(name)
+
+def _refusing(name: str) -> property:
+    """The property that a tile's ``name``, asked of an effect, is (a subclass's own field
+    of that name, such as Emit's ``type``, comes first in the lookup)."""
+
+    def get(self: Effect) -> NoReturn:
+        self._as_operand()
+
+    return property(get, doc=f"refused: ``{name}`` is a tile's; yield the effect for its tile")
+
+
+# Properties rather than a __getattr__: a class with __getattr__ defeats CPython's
+# specialised attribute reads, and the recorder reads an Emit's fields on every yield.
+for _name in _TILE_NAMES:
+    setattr(Effect, _name, _refusing(_name))
+del _name
+
+
+def _answered_type(value: Effect) -> Any:
+    """The type an effect's yield answers, when it has one (an Emit that makes a value), read
+    without the refusing property of an effect that has no type."""
+    for klass in type(value).__mro__:
+        found = klass.__dict__.get("type")
+        if found is not None:
+            if isinstance(found, MemberDescriptorType):
+                try:
+                    return found.__get__(value)
+                except AttributeError:
+                    return None
+            return None
+    return None
