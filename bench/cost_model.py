@@ -16,7 +16,11 @@ from one run to the next, busy machine or not.  Per stage and cache state it pri
 * ``CEst``: cachegrind's documented cycle estimate, ``Ir + 10 * L1 misses + 100 * L2 misses``
   (a rough weight, not a timing: it says which of two trees does less);
 
-and, given two trees, B over A for ``Ir`` and ``CEst``.
+and, given two trees, B over A for ``Ir`` and ``CEst``.  ``--where N`` prints under each
+count the N binaries and the N C functions with the most L2 misses (their self cost, per
+call): which of CPython's parts a cold call waits on (its evaluation loop reading bytecode
+and objects, its attribute and dict lookups, its allocator), and how much of it is CPython's
+own machine code (``i``) rather than data.
 
 Cache states, as in ``stages_ab.py``: ``warm``, the same stage of the same kernel ran just
 before; ``cold``, a full ``gc.collect()`` ran just before, as ``record_encode.py`` does before
@@ -25,6 +29,7 @@ every timed call (its walk over the whole heap pushes the call's working set out
 
     python bench/cost_model.py TREE [TREE_B] [--stages all] [--states warm,cold]
                                [--kernels vadd,...] [--calls 3] [--ll 1048576] [--jobs 2]
+                               [--where N]
 
 Each tree runs in a process of its own (``PYTHONPATH`` = the tree, ``PYTHONHASHSEED=0`` so dict
 layouts repeat), this file with ``--worker`` under ``valgrind --tool=callgrind``; the calls are
@@ -110,6 +115,74 @@ def parse_summary(text: str) -> dict[str, int]:
     return dict(zip(names, counts + [0] * (len(names) - len(counts))))
 
 
+def self_costs(text: str, by: str = "ob") -> dict[str, dict[str, int]]:
+    """The self cost, event by event, of each binary (``by="ob"``: libpython, libc, a C
+    extension ...) or each C function (``by="fn"``, as ``binary:function``) in a callgrind
+    output file: where the counted instructions and misses lie (CPython's own machine code,
+    its attribute lookups, its allocator ...).  Summed over the keys, they are the
+    summary's totals."""
+    if by not in ("ob", "fn"):
+        raise ValueError(f"self costs are by binary (ob) or function (fn), not {by!r}")
+    events = re.search(r"^events:\s*(.+)$", text, re.M)
+    if events is None:
+        raise ValueError("not a callgrind output file: no events: line")
+    names = events.group(1).split()
+    found = re.search(r"^positions:\s*(.+)$", text, re.M)
+    skip = len(found.group(1).split()) if found else 1  # the position columns of a cost line
+    # compressed names: "ob=(3) /lib/libc.so.6" once, "ob=(3)" after; a call's target
+    # (cob= / cfn=) may be the first to name one
+    labels: dict[str, dict[str, str]] = {"ob": {}, "fn": {}}
+    current = {"ob": "???", "fn": "???"}
+    costs: dict[str, list[int]] = {}
+    after_call = False
+    for line in text.splitlines():
+        head = line.split("=", 1)[0]
+        if head in ("ob", "cob", "fn", "cfn"):
+            kind = head[-2:]
+            ref = re.match(r"\((\d+)\)\s*(.*)$", line[len(head) + 1 :])
+            if ref is None:  # an uncompressed name
+                name = line[len(head) + 1 :].strip()
+            else:
+                number, given = ref.groups()
+                if given:
+                    labels[kind][number] = given.strip()
+                name = labels[kind].get(number, number)
+            if head == kind:
+                current[kind] = os.path.basename(name) if kind == "ob" else name
+        elif line.startswith("calls="):
+            after_call = True  # the next cost line is the call's inclusive cost: not self
+        elif line and (line[0].isdigit() or line[0] in "+-*"):
+            if after_call:
+                after_call = False
+                continue
+            key = current["ob"] if by == "ob" else f"{current['ob']}:{current['fn']}"
+            row = costs.setdefault(key, [0] * len(names))
+            for i, count in enumerate(line.split()[skip:]):
+                row[i] += int(count)
+    return {key: dict(zip(names, row)) for key, row in costs.items()}
+
+
+def where_misses_lie(text: str, n_calls: int, top: int) -> list[str]:
+    """Lines naming the ``top`` binaries and C functions with the most simulated L2 misses,
+    per call: ``Ir`` and the L2 misses, instruction (``i``) and data (``d``), of each."""
+    lines = []
+    for by, title in (("ob", "binary"), ("fn", "C function")):
+        rows = self_costs(text, by)
+
+        def misses(key: str) -> int:
+            return rows[key]["ILmr"] + rows[key]["DLmr"] + rows[key]["DLmw"]
+
+        total = sum(misses(k) for k in rows) or 1
+        for key in sorted(rows, key=misses, reverse=True)[:top]:
+            r = rows[key]
+            lines.append(
+                f"  {title:10s} {misses(key) / n_calls:8.0f} L2 misses ({misses(key) / total:5.1%}:"
+                f" i {r['ILmr'] / n_calls:.0f}, d {(r['DLmr'] + r['DLmw']) / n_calls:.0f}),"
+                f" Ir {_num(r['Ir'] / n_calls)}  {key}"
+            )
+    return lines
+
+
 def per_call(totals: dict[str, int], n_calls: int) -> dict[str, float]:
     """Per-call figures from callgrind totals over ``n_calls`` calls: Ir, L1 misses, the
     simulated L2's instruction and data misses, and cachegrind's cycle estimate."""
@@ -126,9 +199,18 @@ def per_call(totals: dict[str, int], n_calls: int) -> dict[str, float]:
 
 
 def count(
-    tree: str, stage: str, state: str, names: Sequence[str], calls: int, version: str, ll: int
-) -> dict[str, float]:
-    """Per-call counts of ``stage`` in ``state`` over ``names``, tileir from ``tree``."""
+    tree: str,
+    stage: str,
+    state: str,
+    names: Sequence[str],
+    calls: int,
+    version: str,
+    ll: int,
+    where: int = 0,
+) -> tuple[dict[str, float], list[str]]:
+    """Per-call counts of ``stage`` in ``state`` over ``names``, tileir from ``tree``, and
+    (``where`` > 0) the lines of :func:`where_misses_lie` for its ``where`` top binaries
+    and C functions."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise RuntimeError("valgrind is not on PATH (Debian: apt-get install valgrind)")
@@ -166,10 +248,12 @@ def count(
             raise RuntimeError(f"the worker over {tree} failed: " + " / ".join(tail))
         if Path(said[1]) != Path(tree).resolve():  # an installed tileir took precedence
             raise RuntimeError(f"the worker over {tree} imported the tileir of {said[1]}")
-        totals = parse_summary(out.read_text())
+        text = out.read_text()
+    totals = parse_summary(text)
     if totals.get("Ir", 0) == 0:
         raise RuntimeError(f"nothing was counted: this Python has no C function {TOGGLE}")
-    return per_call(totals, calls * len(names))
+    n_calls = calls * len(names)
+    return per_call(totals, n_calls), where_misses_lie(text, n_calls, where) if where else []
 
 
 def _num(x: float) -> str:
@@ -184,8 +268,10 @@ def report(
     names: Sequence[str],
     calls: int,
     ll: int,
+    where: Optional[dict[tuple[str, str, str], list[str]]] = None,
 ) -> str:
-    """One line per tree, stage and state; with two trees, B/A of Ir and CEst after each pair."""
+    """One line per tree, stage and state; with two trees, B/A of Ir and CEst after each pair;
+    ``where``: the lines of :func:`where_misses_lie` to print under each tree's line."""
     lines = [
         " ".join(f"{side} = {tree}" for side, tree in zip("AB", trees)),
         f"(callgrind, per call: the mean of {calls} call(s) of each of {len(names)} kernel(s); "
@@ -202,6 +288,7 @@ def report(
                     f"{stage:7s} {state:5s} {side} {_num(c['Ir']):>9s} {_num(c['L1']):>9s} "
                     f"{_num(c['L2i']):>9s} {_num(c['L2d']):>9s} {_num(c['CEst']):>9s}"
                 )
+                lines.extend((where or {}).get((side, stage, state), []))
             if len(trees) == 2:
                 a, b = counts[("A", stage, state)], counts[("B", stage, state)]
                 lines.append(
@@ -226,6 +313,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--ll", type=int, default=L2_BYTES, help="simulated L2 size in bytes")
     parser.add_argument("--version", default="13.4")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="counts at once")
+    parser.add_argument(
+        "--where",
+        type=int,
+        default=0,
+        metavar="N",
+        help="under each count, the N binaries and N C functions with the most L2 misses",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = [n for n in args.kernels.split(",") if n]
@@ -252,12 +346,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {
             (side, stage, state): pool.submit(
-                count, tree, stage, state, names, calls, args.version, args.ll
+                count, tree, stage, state, names, calls, args.version, args.ll, args.where
             )
             for side, stage, state, tree in jobs
         }
-        counts = {key: f.result() for key, f in futures.items()}
-    print(report(counts, args.trees, stages, states, names, calls, args.ll))
+        done = {key: f.result() for key, f in futures.items()}
+    counts = {key: c for key, (c, _) in done.items()}
+    where = {key: w for key, (_, w) in done.items()}
+    print(report(counts, args.trees, stages, states, names, calls, args.ll, where))
     return 0
 
 

@@ -383,6 +383,60 @@ def test_cost_model_reports_b_over_a_for_each_stage_and_state():
     assert "all     cold  B/A: Ir 0.500, L2 misses 0.500, CEst 0.500" in out
 
 
+# two binaries, compressed names first given by a call's target (cob= / cfn=), a call
+# whose inclusive cost line is not self cost, and relative positions
+_CALLGRIND_BODY = """# callgrind format
+version: 1
+positions: line
+events: Ir ILmr DLmr DLmw
+summary: 180 9 12 3
+
+ob=(1) /usr/lib/libpython3.11.so.1.0
+fl=(1) ceval.c
+fn=(1) _PyEval_EvalFrameDefault
+10 100 2 5 1
++2 20 1 1 0
+cob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6
+cfi=(2) malloc.c
+cfn=(2) malloc
+calls=3 40
+* 999 999 999 999
+ob=(2)
+fl=(2)
+fn=(2)
+40 60 6 6 2
+"""
+
+
+def test_cost_model_sums_self_costs_by_binary_and_by_function():
+    from bench import cost_model
+
+    by_ob = cost_model.self_costs(_CALLGRIND_BODY, "ob")
+    assert by_ob == {
+        "libpython3.11.so.1.0": {"Ir": 120, "ILmr": 3, "DLmr": 6, "DLmw": 1},
+        "libc.so.6": {"Ir": 60, "ILmr": 6, "DLmr": 6, "DLmw": 2},
+    }
+    by_fn = cost_model.self_costs(_CALLGRIND_BODY, "fn")
+    assert set(by_fn) == {
+        "libpython3.11.so.1.0:_PyEval_EvalFrameDefault",
+        "libc.so.6:malloc",
+    }
+    # the call's line (999s) is its inclusive cost, counted nowhere; the rest sums to the summary
+    totals = cost_model.parse_summary(_CALLGRIND_BODY)
+    for rows in (by_ob, by_fn):
+        assert {e: sum(r[e] for r in rows.values()) for e in ("Ir", "ILmr")} == {
+            "Ir": totals["Ir"],
+            "ILmr": totals["ILmr"],
+        }
+    lines = cost_model.where_misses_lie(_CALLGRIND_BODY, 2, 1)  # two calls, the top one
+    assert lines == [
+        "  binary            7 L2 misses (58.3%: i 3, d 4), Ir 30  libc.so.6",
+        "  C function        7 L2 misses (58.3%: i 3, d 4), Ir 30  libc.so.6:malloc",
+    ]
+    with pytest.raises(ValueError, match="by binary"):
+        cost_model.self_costs(_CALLGRIND_BODY, "file")
+
+
 def test_cost_model_says_when_valgrind_is_missing(monkeypatch):
     from bench import cost_model
 
@@ -398,8 +452,12 @@ def test_cost_model_says_when_valgrind_is_missing(monkeypatch):
 def test_cost_model_counts_a_record_under_valgrind():
     from bench import cost_model
 
-    warm = cost_model.count(str(ROOT), "record", "warm", ["vadd"], 1, "13.4", 1 << 20)
+    warm, where = cost_model.count(
+        str(ROOT), "record", "warm", ["vadd"], 1, "13.4", 1 << 20, where=3
+    )
     # a record of vadd runs tens of thousands of instructions at least, and only the call
     # is counted (the imports and warm-up would be hundreds of millions)
     assert 10_000 < warm["Ir"] < 50_000_000
     assert warm["CEst"] > warm["Ir"]
+    # three binaries at most, then three C functions, the interpreter's among them
+    assert len(where) <= 6 and any("libpython" in w and "binary" in w for w in where)
