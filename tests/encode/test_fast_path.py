@@ -8,6 +8,7 @@ every sample family in every version that holds it, and every bundled kernel.
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from support.samples import family_versions
@@ -56,8 +57,10 @@ def test_the_fast_path_takes_the_usual_ops(monkeypatch):
     )
     encode(registry.get("vadd").build().module, "13.4", debug_info=True)
     assert checked == []
-    encode(registry.get("flash_attn").build().module, "13.4", debug_info=True)
-    assert sorted(set(checked)) == ["for", "reduce"]  # ops with regions take the checking path
+    # ops with regions too (for, reduce, scan, loop, if): their blocks after their operands
+    for name in ("flash_attn", "cumsum_cols_f32", "collatz_steps", "if_sign_f32"):
+        encode(registry.get(name).build().module, "13.4", debug_info=True)
+    assert checked == []
 
 
 @pytest.mark.parametrize("bad", [F32, PointerType(F32)], ids=["format", "pointer"])
@@ -119,6 +122,67 @@ def test_a_plain_op_at_fault_is_refused_as_the_checking_path_refuses_it(op, monk
     module = Module((Function("k", (x,), Block((), (op, Op("return")))),))
     for _ in range(2):  # its layout made, then found in the memo
         fast = _fault(module, "13.4")
+    with monkeypatch.context() as patched:
+        _checking_path_only(patched)
+        assert _fault(module, "13.4") == fast
+
+
+def _with_changed(change, kernel: str = "softmax", name: str = "reduce") -> Module:
+    """``kernel``'s module with its first ``name`` op replaced by ``change(op)``."""
+    module = registry.get(kernel).build().module
+    fn = module.functions[0]
+    ops = list(fn.body.ops)
+    at = next(i for i, op in enumerate(ops) if op.name == name)
+    ops[at] = change(ops[at])
+    body = attrs.evolve(fn.body, ops=tuple(ops))
+    return attrs.evolve(module, functions=(attrs.evolve(fn, body=body),))
+
+
+def _region(op: Op, ops) -> Op:
+    (block,) = op.regions
+    return attrs.evolve(op, regions=(attrs.evolve(block, ops=tuple(ops)),))
+
+
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        (lambda op: attrs.evolve(op, regions=()), "`reduce`: has 0 regions"),
+        (lambda op: attrs.evolve(op, regions=op.regions * 2), "`reduce`: has 2 regions"),
+        (lambda op: _region(op, op.regions[0].ops[:-1]), "`reduce`: a block must end in"),
+        (
+            lambda op: _region(
+                op,
+                (
+                    Op("maxf", (Value(99, op.regions[0].args[0].type),) * 2, (Value(98, F32),)),
+                    *op.regions[0].ops[1:],
+                ),
+            ),
+            "`maxf`: operand %99 is not defined",  # (the innermost op is named)
+        ),
+    ],
+    ids=["no-region", "two-regions", "no-terminator", "inner-undefined"],
+)
+def test_an_op_with_regions_at_fault_is_refused_as_the_checking_path_refuses_it(
+    change, says, monkeypatch
+):
+    module = _with_changed(change)
+    fast = _fault(module, "13.4")
+    assert says in fast and "kernel `softmax`" in fast
+    with monkeypatch.context() as patched:
+        _checking_path_only(patched)
+        assert _fault(module, "13.4") == fast
+
+
+@pytest.mark.parametrize("n_regions", [0, 1, 3])
+def test_an_if_without_its_two_regions_takes_no_layout(n_regions, monkeypatch):
+    # an if has no attributes that need a pool, so a plain op of its name and counts could
+    # take a layout: one without regions must be refused there, not written without them
+    def change(op):
+        return attrs.evolve(op, regions=(op.regions * 2)[:n_regions])
+
+    module = _with_changed(change, "if_sign_f32", "if")
+    fast = _fault(module, "13.4")
+    assert f"`if`: has {n_regions} regions, the dialect gives it 2" in fast
     with monkeypatch.context() as patched:
         _checking_path_only(patched)
         assert _fault(module, "13.4") == fast

@@ -88,9 +88,10 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
     """Write ``ops`` back to back; a fault names the innermost op it is about.
 
     Hot (every op of every file), so one loop does it all for the usual op: its checks come
-    first, before a byte is written or a pool touched, and an op they do not pass, or one
-    with regions, is written by ``_write_op`` instead, whose checks name the fault.  The
-    bytes are the same either way (tests/encode check both paths against each other).
+    first, before a byte is written or a pool touched (an op with regions has its blocks
+    written after its operands, by ``_write_block``), and an op they do not pass is written
+    by ``_write_op`` instead, whose checks name the fault.  The bytes are the same either
+    way (tests/encode check both paths against each other).
     """
     fast = FAST[scope.version]
     layouts = _LAYOUTS[scope.version]
@@ -152,18 +153,20 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                     continue
             # the usual op: its record, by its name, says how to check and write it
             record = fast.get(op.name)
-            if record is None or op.regions:
+            if record is None:
                 scope.next = next_index
                 _write_op(s, op, scope)
                 next_index = scope.next
                 continue
             (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,
-             flags, group_flags, defaults, newer) = record  # fmt: skip
+             flags, group_flags, defaults, newer, n_regions) = record  # fmt: skip
             op_attrs = op.attrs
             attrs = None if op_attrs is EMPTY_ATTRS or not op_attrs else op_attrs
             n_results = len(results)
-            ok = (want is None or n_results == want) and (
-                attrs is None or attr_names.issuperset(attrs)
+            ok = (
+                (want is None or n_results == want)
+                and (attrs is None or attr_names.issuperset(attrs))
+                and len(op.regions) == n_regions
             )
             sizes: Optional[Sequence[int]]
             if kinds is None:  # the operands are one run: one count at most
@@ -240,6 +243,13 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                     else:
                         s.varint(found[0])
                 at += n
+            if n_regions:  # (as _write_op: the count, then per region 1 block and the block)
+                buf.append(n_regions)  # (a varint of one byte: no op has 128 regions)
+                scope.next = next_index
+                for block in op.regions:
+                    buf.append(1)
+                    _write_block(s, block, scope, op)
+                next_index = scope.next
             for r in results:
                 if r.id in index or type(r.type) not in _VALUE_CLASSES:
                     scope.next = next_index
@@ -295,9 +305,9 @@ def _plain_layout_of(op: Op, scope: WriteScope) -> _Layout:
     if record is None:
         return False
     (plan, opcode, counted, want, attr_names, kinds, run, n_fixed, n_variable, star,
-     flags, _group_flags, defaults, newer) = record  # fmt: skip
-    if want is not None and n_results != want:
-        return False
+     flags, _group_flags, defaults, newer, n_regions) = record  # fmt: skip
+    if n_regions or (want is not None and n_results != want):
+        return False  # (an op whose codec has regions, but this one none: the usual way)
     if attrs:
         if not attr_names.issuperset(attrs):
             return False

@@ -99,13 +99,12 @@ class OpPlan:
     def fast(self, v: tuple[int, int]) -> Optional[tuple]:
         """What the op writer's fast path needs to write an op of this codec at version
         ``v`` (see ``opwrite.write_ops``), or None when every such op takes the checking
-        path: the op is newer than ``v``, has regions, or has parts newer than itself
-        that ``v`` lacks."""
+        path: the op is newer than ``v``, or has parts newer than itself that ``v`` lacks.
+        (An op with regions is written here too, its blocks by ``_write_block``.)"""
         codec = self.codec
         since = codec.last_result_since
         if (
             codec.since > v
-            or codec.regions
             or (since is not None and since > v)
             or any(since > v for _, since in self.group_since)
         ):
@@ -138,6 +137,7 @@ class OpPlan:
             any(g is not None for g in self.flag_groups),  # a flag marks an operand group
             self._defaults_parts(v),
             op_ceiling(codec) > v,
+            codec.regions,  # how many regions the op has (each a block, after the operands)
         )
 
     def _defaults_parts(self, v: tuple[int, int]) -> Union[bytes, tuple, None]:
