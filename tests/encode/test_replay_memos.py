@@ -135,3 +135,19 @@ def test_a_row_found_in_the_memo_then_a_new_one_in_the_same_file():
     cold = _cold(ac, "13.4")
     encode(ab, "13.4", debug_info=True)
     assert encode(ac, "13.4", debug_info=True) == cold
+
+
+def test_a_file_off_the_trails_finds_the_type_objects_earlier_files_held(monkeypatch):
+    # the trails gone, the object-entries memo (typecodec._OBJECT_ENTRIES) still answers a
+    # shared type object by identity: no value is built for it again (and the bytes agree)
+    clear_memos()
+    module = registry.get("softmax").build().module
+    cold = encode(module, "13.4", debug_info=True)
+    typecodec._TRAILS.clear()
+    interned = []
+    intern = typecodec.TypeTable._intern
+    monkeypatch.setattr(
+        typecodec.TypeTable, "_intern", lambda self, t: (interned.append(t), intern(self, t))[1]
+    )
+    assert encode(module, "13.4", debug_info=True) == cold
+    assert interned == []
