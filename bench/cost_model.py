@@ -123,6 +123,45 @@ def self_costs(text: str, by: str = "ob") -> dict[str, dict[str, int]]:
     summary's totals."""
     if by not in ("ob", "fn"):
         raise ValueError(f"self costs are by binary (ob) or function (fn), not {by!r}")
+    return _summed(*_function_costs(text), by)
+
+
+def _summed(
+    names: list[str], rows: dict[tuple[str, str], list[int]], by: str
+) -> dict[str, dict[str, int]]:
+    """The (binary, function) self costs ``rows`` summed per binary or per function."""
+    costs: dict[str, list[int]] = {}
+    for (ob, fn), row in rows.items():
+        total = costs.setdefault(ob if by == "ob" else f"{ob}:{fn}", [0] * len(names))
+        for i, count in enumerate(row):
+            total[i] += count
+    return {key: dict(zip(names, row)) for key, row in costs.items()}
+
+
+def where_misses_lie(text: str, n_calls: int, top: int) -> list[str]:
+    """Lines naming the ``top`` binaries and C functions with the most simulated L2 misses,
+    per call: ``Ir`` and the L2 misses, instruction (``i``) and data (``d``), of each."""
+    names, by_function = _function_costs(text)  # (the file read once for both tables)
+    lines = []
+    for by, title in (("ob", "binary"), ("fn", "C function")):
+        rows = _summed(names, by_function, by)
+
+        def misses(key: str) -> int:
+            return rows[key]["ILmr"] + rows[key]["DLmr"] + rows[key]["DLmw"]
+
+        total = sum(misses(k) for k in rows) or 1
+        for key in sorted(rows, key=misses, reverse=True)[:top]:
+            r = rows[key]
+            lines.append(
+                f"  {title:10s} {misses(key) / n_calls:8.0f} L2 misses ({misses(key) / total:5.1%}:"
+                f" i {r['ILmr'] / n_calls:.0f}, d {(r['DLmr'] + r['DLmw']) / n_calls:.0f}),"
+                f" Ir {_num(r['Ir'] / n_calls)}  {key}"
+            )
+    return lines
+
+
+def _function_costs(text: str) -> tuple[list[str], dict[tuple[str, str], list[int]]]:
+    """The events of a callgrind output file, and the self cost of each (binary, function)."""
     events = re.search(r"^events:\s*(.+)$", text, re.M)
     if events is None:
         raise ValueError("not a callgrind output file: no events: line")
@@ -133,7 +172,7 @@ def self_costs(text: str, by: str = "ob") -> dict[str, dict[str, int]]:
     # (cob= / cfn=) may be the first to name one
     labels: dict[str, dict[str, str]] = {"ob": {}, "fn": {}}
     current = {"ob": "???", "fn": "???"}
-    costs: dict[str, list[int]] = {}
+    costs: dict[tuple[str, str], list[int]] = {}
     after_call = False
     for line in text.splitlines():
         head = line.split("=", 1)[0]
@@ -155,32 +194,10 @@ def self_costs(text: str, by: str = "ob") -> dict[str, dict[str, int]]:
             if after_call:
                 after_call = False
                 continue
-            key = current["ob"] if by == "ob" else f"{current['ob']}:{current['fn']}"
-            row = costs.setdefault(key, [0] * len(names))
+            row = costs.setdefault((current["ob"], current["fn"]), [0] * len(names))
             for i, count in enumerate(line.split()[skip:]):
                 row[i] += int(count)
-    return {key: dict(zip(names, row)) for key, row in costs.items()}
-
-
-def where_misses_lie(text: str, n_calls: int, top: int) -> list[str]:
-    """Lines naming the ``top`` binaries and C functions with the most simulated L2 misses,
-    per call: ``Ir`` and the L2 misses, instruction (``i``) and data (``d``), of each."""
-    lines = []
-    for by, title in (("ob", "binary"), ("fn", "C function")):
-        rows = self_costs(text, by)
-
-        def misses(key: str) -> int:
-            return rows[key]["ILmr"] + rows[key]["DLmr"] + rows[key]["DLmw"]
-
-        total = sum(misses(k) for k in rows) or 1
-        for key in sorted(rows, key=misses, reverse=True)[:top]:
-            r = rows[key]
-            lines.append(
-                f"  {title:10s} {misses(key) / n_calls:8.0f} L2 misses ({misses(key) / total:5.1%}:"
-                f" i {r['ILmr'] / n_calls:.0f}, d {(r['DLmr'] + r['DLmw']) / n_calls:.0f}),"
-                f" Ir {_num(r['Ir'] / n_calls)}  {key}"
-            )
-    return lines
+    return names, costs
 
 
 def per_call(totals: dict[str, int], n_calls: int) -> dict[str, float]:
