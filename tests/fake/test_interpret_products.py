@@ -717,3 +717,31 @@ def test_an_operands_layout_never_changes_the_products_bits(fin, transposed):
     (got,) = floats._mmaf(ctx, op, [va, vb, c])
     assert np.array_equal(_bits(got), _bits(want))
     assert np.array_equal(_bits(want), _bits(np.matmul(a, b) + c))
+
+
+@pytest.mark.parametrize("fin", [F32, F64])
+def test_a_transposed_tile_every_lane_shares_is_copied_once_and_merged(monkeypatch, fin):
+    # flash attention's q k^T: k's tile loaded once for every query block, then permuted (a
+    # transposed view widened with a zero lane stride); the rule makes it row-major once,
+    # keeps it shared, and the lanes multiply as one GEMM where this BLAS keeps their bits
+    from tileir.ir.module import Op, Value
+    from tileir.types import TileType
+
+    m, k, n, lanes = 64, 64, 64, 16
+    dtype = np.float32 if fin is F32 else np.float64
+    rng = np.random.default_rng(27)
+    a = rng.standard_normal((lanes, m, k)).astype(dtype)
+    tile = rng.standard_normal((n, k)).astype(dtype)
+    shared = np.broadcast_to(tile.T, (lanes, k, n))  # strides (0, itemsize, n * itemsize)
+    c = np.zeros((1, m, n), dtype)
+    ta, tb, tc = (TileType(s, fin) for s in ((m, k), (k, n), (m, n)))
+    op = Op("mmaf", (Value(0, ta), Value(1, tb), Value(2, tc)), (Value(3, tc),))
+    unit = floats._unit_rows(shared)
+    assert unit.strides[0] == 0 and unit.strides[-1] == unit.itemsize
+    assert np.array_equal(unit, shared)
+    per_lane = np.matmul(a, np.ascontiguousarray(shared)) + c  # every lane's own copy
+    merges = products.merge_keeps_bits(dtype, m, n, k, lanes, 1, "matmul", "rows")
+    spy = _Spy(monkeypatch)
+    (got,) = floats._mmaf(types.SimpleNamespace(frame=None), op, [a, shared, c])
+    assert np.array_equal(_bits(got), _bits(per_lane))
+    assert spy.calls["2-D"] == (1 if merges else 0)
