@@ -14,7 +14,20 @@ from test_interpret import vadd_module
 
 import tileir.fake.fusion as fusion
 import tileir.fake.rules.memory as memory_rules
-from tileir import F32, In, Out, assert_, cells, less, load_cell, maximum, store_cell, tanh, trace
+from tileir import (
+    F32,
+    In,
+    Out,
+    assert_,
+    cells,
+    less,
+    load_cell,
+    maximum,
+    reduce_max,
+    store_cell,
+    tanh,
+    trace,
+)
 from tileir.errors import InterpretError, TileIRError
 from tileir.fake import FakeDevice
 from tileir.fake.frames import Frame
@@ -295,3 +308,38 @@ def test_per_batch_bounds_are_the_general_bounds_in_a_segment_of_lanes():
         want = memory_rules._locate_base(ctx, None, tv, 4)
         assert got is not None and got[0] is want[0]
         assert (int(got[2][0]), int(got[3][0])) == (int(want[2][0]), int(want[3][0])), lane
+
+
+# ----------------------------------------------------------------------------- folded reduces
+
+
+def _row_shift(x, out):
+    v = yield load_cell(x)
+    yield store_cell(out, v - reduce_max(v, keepdims=True) * 0.5)
+
+
+def test_a_max_reduce_in_a_group_folds_directly_and_its_nan_lanes_take_the_rule():
+    # the strips fold a maxf reduce in one numpy pass (misc.folding) without a rule call; a
+    # strip where the fold answers NaN (its payload follows the tree) runs the rule's tree:
+    # every byte as op by op, strip size whatever it is
+    g = cells([64, 8], [4, 8])
+    kernel = trace("row_shift", _row_shift, In(F32, g), Out(F32, g))
+    body = kernel.module.functions[0].body
+    (group,) = [item for item in fused_ops(body) if type(item) is Group]
+    assert "reduce" in [op.name for op in group.ops]
+    x = np.random.default_rng(5).standard_normal(64 * 8).astype(np.float32)
+    x[8 * 9 : 8 * 10] = np.nan  # a row of block 2: maxf gives NaN only where all are NaN
+    x[8 * 30 + 3] = np.nan  # (one NaN among numbers: the number)
+    x[8 * 20 : 8 * 21] = -0.0  # a row of negative zeros, one +0 in the next
+    x[8 * 21 : 8 * 22] = -0.0
+    x[8 * 21 + 5] = 0.0
+    want = _run(kernel, [x, np.zeros(64 * 8, np.float32)], _Ops())[1]
+    for strip in (8, 64, 1 << 16):  # a block a strip, a few, all
+        with (
+            mock.patch.object(fusion, "STRIP_ELEMENTS", strip),
+            mock.patch.object(fusion, "_rule_step", wraps=fusion._rule_step) as rules,
+        ):
+            got = _run(kernel, [x, np.zeros(64 * 8, np.float32)])[1]
+        assert got.tobytes() == want.tobytes(), strip
+        # only the strips holding the NaN row ran the reduce's rule
+        assert [call.args[1].name for call in rules.call_args_list] == ["reduce"], strip

@@ -45,7 +45,7 @@ import numpy as np
 
 from tileir.fake.frames import Frame
 from tileir.fake.rules import NUMPY_RULES
-from tileir.fake.rules.misc import plain_combiner, plain_tree
+from tileir.fake.rules.misc import folding, plain_combiner, plain_tree
 from tileir.fake.rules.plain import plain_ufuncs
 from tileir.fake.values import value_dtype
 from tileir.ir.module import Block, Op, Value
@@ -286,6 +286,8 @@ class _Program:
             else:
                 dtypes[op.results[0].id] = cast(np.dtype, first)
                 kind, payload = step
+                if kind == _FOLD:  # its fall-back is the rule, whose answer is checked
+                    self.expect[outs[0]] = cast(np.dtype, first)
                 self.steps.append((kind, op, ins, outs[0] if kind == _UFUNC else outs, payload))
         self._elide_broadcasts(group.outputs, slot)
         self.slots = len(slot)
@@ -358,7 +360,7 @@ class _Program:
         env: list[Any] = list(inputs) + [None] * (self.slots - len(inputs))
         lanes = [(k, v) for k, v in enumerate(inputs) if v.shape[0] != 1]
         expect = self.expect
-        rules = any(kind == _RULE for kind, *_ in self.steps)
+        rules = any(kind == _RULE or kind == _FOLD for kind, *_ in self.steps)
         buffer_of = self.buffer_of
         try:
             for lo in range(0, batch, rows):
@@ -373,7 +375,14 @@ class _Program:
                     if kind == _UFUNC:
                         dst = full[out][lo:hi] if out in full else buffers[buffer_of[out]][:n]
                         fn, _ = fns[0]
-                        fn(*[env[i] for i in ins], out=dst)
+                        # (by arity: a list of the operands per step costs more than the
+                        # ufunc on a small strip)
+                        if len(ins) == 2:
+                            fn(env[ins[0]], env[ins[1]], out=dst)
+                        elif len(ins) == 1:
+                            fn(env[ins[0]], out=dst)
+                        else:
+                            fn(*[env[i] for i in ins], out=dst)
                         for fn, konst in fns[1:]:
                             fn(konst, dst, out=dst)
                         env[out] = dst
@@ -383,13 +392,17 @@ class _Program:
                         results = [args[0] if fns is None else fns(args[0])]
                     elif kind == _TREE:
                         results = [fns(args[0])]
+                    elif kind == _FOLD:
+                        folded = fns(args[0])
+                        if folded is None:  # a NaN or no native fold: the rule's own tree
+                            results = _rule_step(m, op, args, strip)
+                            _check_strip(results, out, n, expect)
+                        else:
+                            results = [folded]
                     else:
                         results = _rule_step(m, op, args, strip)
+                        _check_strip(results, out, n, expect)
                     for s, r in zip(out, results):
-                        if kind == _RULE and (
-                            type(r) is not np.ndarray or r.shape[0] != n or r.dtype != expect[s]
-                        ):
-                            raise _Unfit
                         if s in full:
                             full[s][lo:hi] = r
                         env[s] = r
@@ -399,15 +412,24 @@ class _Program:
             frame.vals[v] = full[s]
 
 
-_UFUNC, _VIEW, _TREE, _RULE = range(4)
+_UFUNC, _VIEW, _TREE, _RULE, _FOLD = range(5)
+
+
+def _check_strip(results: list, out: list, n: int, expect: dict) -> None:
+    """A rule's results on a strip must be what the plan assumed (plain arrays of the
+    strip's lanes, of the dtypes planned), else the group runs unfused (_Unfit)."""
+    for s, r in zip(out, results):
+        if type(r) is not np.ndarray or r.shape[0] != n or r.dtype != expect[s]:
+            raise _Unfit
 
 
 def _compile(op: Op, dtype: np.dtype) -> Optional[tuple]:
     """How a strip step evaluates ``op`` on operands of ``dtype`` without its rule's
     bookkeeping, the very numpy calls the rule makes: ``(_UFUNC, plain ufuncs)``,
     ``(_VIEW, a function of the operand)`` (broadcast, reshape: the rules' views), ``(_TREE,
-    a function of the operand)`` (a reduce whose combiner is one plain ufunc); None: the
-    rule runs."""
+    a function of the operand)`` (a reduce whose combiner is one plain ufunc), ``(_FOLD, a
+    function of the operand)`` (a reduce folded by ``maxf`` / ``minf`` in one pass, None
+    where the rule's tree must answer: a NaN); None: the rule runs."""
     fns = plain_ufuncs(op, dtype)
     if fns is not None:
         return _UFUNC, fns
@@ -415,15 +437,22 @@ def _compile(op: Op, dtype: np.dtype) -> Optional[tuple]:
         shape = tuple(_tile(op.results[0]).shape)
         if op.name == "broadcast":  # shape.py _broadcast / _reshape
             return _VIEW, lambda x: np.broadcast_to(x, (x.shape[0],) + shape)
-        return _VIEW, lambda x: np.reshape(x, (x.shape[0],) + shape)
+        return _VIEW, lambda x: x.reshape((x.shape[0],) + shape)  # (the method: no dispatch)
     if op.name == "reduce":
+        dim = int(attr_of(op, "dim")) + 1
+        last = _tile(op.operands[0]).rank  # misc._reduce: moved to the last axis
+        fold = folding(op)
+        if fold is not None:  # maxf / minf in one numpy pass, as misc._folded runs it
+
+            def folded(x: np.ndarray) -> Optional[np.ndarray]:
+                return fold(x if dim == last else np.moveaxis(x, dim, -1))
+
+            return _FOLD, folded
         plain = plain_combiner(op, dtype)
         if plain is None:
             return None
-        dim = int(attr_of(op, "dim")) + 1
         ident = attr_of(op, "identities")[0]
         fn, elem_first = plain
-        last = _tile(op.operands[0]).rank  # misc._reduce: moved to the last axis
 
         def tree(x: np.ndarray) -> np.ndarray:
             return plain_tree(fn, elem_first, x if dim == last else np.moveaxis(x, dim, -1), ident)

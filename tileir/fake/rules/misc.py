@@ -24,6 +24,8 @@ depend on the order), unless an observer watches the combiner's steps.
 
 from __future__ import annotations
 
+from typing import Callable, Optional
+
 import numpy as np
 
 from tileir.fake.printf import format_block
@@ -101,12 +103,15 @@ def _pads(n: int) -> bool:
     return False
 
 
-def _folded(ctx, op, xs: list, idents) -> list | None:
-    """The reduction in one numpy pass when its combiner is a single op that ``FOLDS``
-    knows (``maxf`` / ``minf``) applied to the element and the accumulator; None to run
-    the tree.  Never with an observer, which sees every combiner step."""
-    block = op.regions[0]
-    if ctx.watch_ops or len(xs) != 1 or len(block.ops) != 2 or xs[0].shape[-1] == 0:
+def folding(op) -> Optional[Callable[[np.ndarray], Optional[np.ndarray]]]:
+    """How ``op`` folds in one numpy pass, when it is a one-operand ``reduce`` whose combiner
+    is a single op that ``FOLDS`` knows (``maxf`` / ``minf``) applied to the element and the
+    accumulator: a function of the operand (batched, the reduced dim moved last) that
+    answers the folded last axis, or None where the tree must run after all (a NaN answer,
+    an empty dim: ``FOLDS``); None for any other op.  The fused strips call it directly
+    (tileir.fake.fusion), the rule through :func:`_folded`."""
+    block = op.regions[0] if op.regions else None
+    if block is None or len(op.operands) != 1 or len(block.ops) != 2:
         return None
     step, end = block.ops
     fold = FOLDS.get(step.name)
@@ -118,9 +123,24 @@ def _folded(ctx, op, xs: list, idents) -> list | None:
         or [v.id for v in end.operands] != [r.id for r in step.results]
     ):
         return None
-    x = xs[0]
-    ident = _identity(idents[0], x)[..., 0] if _pads(x.shape[-1]) else None
-    out = fold(step, x, ident)
+    identity = attr_of(op, "identities")[0]
+
+    def run(x: np.ndarray) -> Optional[np.ndarray]:
+        if x.shape[-1] == 0:
+            return None
+        ident = _identity(identity, x)[..., 0] if _pads(x.shape[-1]) else None
+        return fold(step, x, ident)
+
+    return run
+
+
+def _folded(ctx, op, xs: list) -> list | None:
+    """The reduction in one numpy pass (:func:`folding`); None to run the tree.  Never with
+    an observer, which sees every combiner step."""
+    if ctx.watch_ops or len(xs) != 1:
+        return None
+    run = folding(op)
+    out = None if run is None else run(xs[0])
     return None if out is None else [out]
 
 
@@ -196,10 +216,11 @@ def _direct(ctx, op):
 def _reduce(ctx, op, args):
     dim = int(attr_of(op, "dim")) + 1
     idents = attr_of(op, "identities")
-    xs = [np.moveaxis(a, dim, -1) for a in args]
+    # (moved only where the dim is not last already: moveaxis costs a few us on a small tile)
+    xs = [a if dim == a.ndim - 1 else np.moveaxis(a, dim, -1) for a in args]
     b = max(x.shape[0] for x in xs)
     xs = [widen(x, b) for x in xs]
-    folded = _folded(ctx, op, xs, idents)
+    folded = _folded(ctx, op, xs)
     if folded is not None:
         return folded
     # an observer sees every combiner step: then the region runs

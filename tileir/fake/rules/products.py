@@ -420,7 +420,9 @@ def batch_product(a: np.ndarray, b: np.ndarray) -> Optional[np.ndarray]:
         return None
     if not merge_keeps_bits(a.dtype, m, n, k, lanes, 1, "matmul", order):
         return None
-    rows = np.lib.stride_tricks.as_strided(a, (lanes * m, k), a.strides[1:])
+    # the lanes' rows as one matrix: a view (the bands lie one after another, checked
+    # above, so numpy merges the two leading dims without a copy; as_strided costs more)
+    rows = a.reshape(lanes * m, k)
     return np.matmul(rows, b2).reshape(lanes, m, n)
 
 
