@@ -122,3 +122,35 @@ def test_a_fault_in_an_invariant_op_is_raised_on_the_first_trip_as_before():
     with pytest.raises(InterpretError, match="outside the buffer") as want:
         _run(module, small, observer=_Watch())
     assert str(got.value) == str(want.value)
+
+
+def test_a_fused_groups_invariant_ops_run_on_the_first_trip_only():
+    # flash attention's scale: a Scalar reshaped and broadcast to the score tile inside the
+    # loop body, where those two ops sit in a fused group (tileir.fake.fusion) as values
+    # every block shares; they read only the parameter, so they run once per frame, not
+    # once per key block, and the answer is the one an observer of every op sees
+    import tileir.fake.machine as machine
+    from tileir.fake.fusion import Group, fused_ops
+    from tileir.kernels import registry
+
+    spec = registry.get("flash_attn")
+    kernel = spec.kernel()
+    loop = next(op for op in kernel.module.functions[0].body.ops if op.name == "for")
+    kept = loop_invariants(loop)
+    (group,) = [g for g in fused_ops(loop.regions[0]) if type(g) is Group]
+    shared = [op for op in group.ops if op.results[0].id in kept]
+    assert {op.name for op in shared} == {"reshape", "broadcast"}
+    inputs, grid = spec.inputs(np.random.default_rng(4))
+    grid = grid or kernel.grid
+    runs: list = []
+    table = dict(machine.NUMPY_RULES)
+    for name in ("reshape", "broadcast"):
+        rule = table[name]
+        table[name] = lambda ctx, op, args, rule=rule: runs.append(op) or rule(ctx, op, args)
+    with mock.patch.object(machine, "NUMPY_RULES", table):
+        got = interpret(kernel.module, kernel.name, list(inputs), grid)
+    ids = {op.results[0].id for op in shared}
+    assert sorted(op.results[0].id for op in runs if op.results[0].id in ids) == sorted(ids)
+    inputs, _ = spec.inputs(np.random.default_rng(4))
+    want = interpret(kernel.module, kernel.name, list(inputs), grid, observer=_Watch())
+    assert all(np.asarray(a).tobytes() == np.asarray(b).tobytes() for a, b in zip(got, want))

@@ -199,10 +199,13 @@ class _Unfit(Exception):
     """The values are not what the group's program assumes: run the group unfused."""
 
 
-def run_group(m: "Machine", group: Group, frame: Frame) -> None:
-    """Evaluate ``group`` on ``frame``'s lanes, leaving its outputs in ``frame``."""
+def run_group(m: "Machine", group: Group, frame: Frame, skip: frozenset = frozenset()) -> None:
+    """Evaluate ``group`` on ``frame``'s lanes, leaving its outputs in ``frame``.  ``skip``:
+    as :meth:`Machine.run_block`'s, the loop-invariant ops whose values ``frame`` holds from
+    an earlier trip (a constant, a scalar's broadcast: not run again)."""
     for op in group.hoisted:
-        m._run_op(op, frame)
+        if not (skip and op.results and op.results[0].id in skip):
+            m._run_op(op, frame)
     try:
         values = [frame.get(v) for v in group.inputs]
     except KeyError:  # let the op that reads it name the missing operand
@@ -217,7 +220,8 @@ def run_group(m: "Machine", group: Group, frame: Frame) -> None:
         program = group._programs[key] = _Program(group, key)
     try:
         for op in program.uniform:  # values every block shares: once, as they are
-            m._run_op(op, frame)
+            if not (skip and op.results[0].id in skip):
+                m._run_op(op, frame)
         program.run(m, frame, batch)
     except Exception:
         # not what the program assumed (_Unfit), or an op refused: the group again, op by

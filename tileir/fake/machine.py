@@ -190,7 +190,7 @@ class Machine:
         try:
             for op in ops:
                 if type(op) is Group:
-                    run_group(self, op, cur)
+                    run_group(self, op, cur, skip)
                     continue
                 if skip and op.results and op.results[0].id in skip:
                     continue
