@@ -295,6 +295,8 @@ class _Program:
                 self.steps.append((kind, op, ins, outs[0] if kind == _UFUNC else outs, payload))
         self._elide_broadcasts(group.outputs, slot)
         self.slots = len(slot)
+        #: rule or fold steps: they run in a frame of the strip's blocks
+        self.has_rules = any(kind == _RULE or kind == _FOLD for kind, *_ in self.steps)
         self.rows = max(1, STRIP_ELEMENTS // widest)
         self.outputs = [(v, slot[v]) for v in sorted(group.outputs) if v in slot and v not in once]
         self.full_kinds = {s: (tuple(self.types[s].shape), dtypes[v]) for v, s in self.outputs}
@@ -364,20 +366,25 @@ class _Program:
         env: list[Any] = list(inputs) + [None] * (self.slots - len(inputs))
         lanes = [(k, v) for k, v in enumerate(inputs) if v.shape[0] != 1]
         expect = self.expect
-        rules = any(kind == _RULE or kind == _FOLD for kind, *_ in self.steps)
+        rules = self.has_rules
         buffer_of = self.buffer_of
+        whole = rows == batch  # one strip: the inputs and buffers as they are, unsliced
         try:
             for lo in range(0, batch, rows):
                 hi = min(batch, lo + rows)
                 n = hi - lo
-                for k, v in lanes:
-                    env[k] = v[lo:hi]
+                if not whole:
+                    for k, v in lanes:
+                        env[k] = v[lo:hi]
                 strip = None
                 if rules:  # rule steps run in a frame of the strip's blocks
                     strip = Frame(frame, np.arange(lo, hi), n, frame.block_ids[lo:hi])
                 for kind, op, ins, out, fns in self.steps:
                     if kind == _UFUNC:
-                        dst = full[out][lo:hi] if out in full else buffers[buffer_of[out]][:n]
+                        if whole:
+                            dst = full[out] if out in full else buffers[buffer_of[out]]
+                        else:
+                            dst = full[out][lo:hi] if out in full else buffers[buffer_of[out]][:n]
                         fn, _ = fns[0]
                         # (by arity: a list of the operands per step costs more than the
                         # ufunc on a small strip)
