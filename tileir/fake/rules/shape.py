@@ -45,12 +45,13 @@ def _broadcast(ctx, op, args):
 
 def _reshape(ctx, op, args):
     x = args[0]
-    return [np.reshape(x, (x.shape[0],) + _shape(op))]
+    # the method, not np.reshape: the same view, without the function's dispatch (~0.6 us)
+    return [x.reshape((x.shape[0],) + _shape(op))]
 
 
 def _permute(ctx, op, args):
     perm = attr_of(op, "permutation")
-    return [np.transpose(args[0], (0,) + tuple(int(p) + 1 for p in perm))]
+    return [args[0].transpose((0,) + tuple(int(p) + 1 for p in perm))]  # (as np.transpose)
 
 
 def _cat(ctx, op, args):
