@@ -35,6 +35,8 @@ fair baseline unset both for this command only:
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \\
         TILEIR_BENCH_TRITON_PYTHON=/tmp/tritonenv/bin/python python bench/fake_device.py
     python bench/fake_device.py --no-triton --profile      # where the interpreter's time goes
+    python bench/fake_device.py --no-triton --size overhead --kernels flash_attn matmul
+                                        # its fixed cost per trip: tiny tiles, many trips
 
 On a shared two-core machine numpy's two BLAS threads stall whenever another
 process holds a core, and its times scatter (flash attention's from 6 to 27 ms);

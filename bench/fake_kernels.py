@@ -420,6 +420,20 @@ SIZES = {
         "matmul": dict(m=128, n=128, k=128, tm=64, tn=64, tk=32),
         "flash_attn": dict(n=128, d=64, bq=64, bk=64),
     },
+    # the interpreter's fixed costs: many blocks and trips of tiny tiles, so numpy's work is
+    # next to nothing and the time is the interpreter's own per op, per trip and per launch
+    # (flash attention: 16 trips over 16 query blocks of 8 x 8; matmul: 16 trips over 256
+    # blocks); the ratios to numpy mean little at this size, the times are the figure
+    "overhead": {
+        "vadd": dict(n=1 << 14, tile=64),
+        "vadd_small": dict(n=1 << 14, tile=64),
+        "vadd_wide": dict(n=1 << 14, tile=64),
+        "gelu": dict(n=1 << 14, tile=64),
+        "row_softmax": dict(rows=256, cols=8, per_block=1),
+        "layer_norm": dict(rows=256, cols=8, per_block=1),
+        "matmul": dict(m=128, n=128, k=128, tm=8, tn=8, tk=8),
+        "flash_attn": dict(n=128, d=8, bq=8, bk=8),
+    },
 }
 
 

@@ -97,9 +97,10 @@ def test_record_encode_profile_names_tileir_functions():
 # ----------------------------------------------------------------------------- fake_device
 
 
+@pytest.mark.parametrize("size", ["tiny", "overhead"])
 @pytest.mark.parametrize("name", fake_kernels.NAMES)
-def test_interpreter_gives_numpys_answer_at_a_tiny_size(name):
-    c = fake_kernels.case(name, "tiny")
+def test_interpreter_gives_numpys_answer_at_a_tiny_size(name, size):
+    c = fake_kernels.case(name, size)
     err = fake_device.check(c)  # raises AssertionError outside the case's tolerance
     assert err <= c.atol + c.rtol * 10
     want = np.asarray(c.numpy_fn(*c.args)).reshape(-1)
