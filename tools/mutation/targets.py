@@ -137,6 +137,7 @@ QUICK: dict[str, tuple[str, ...]] = {
         "tests/fake/test_interpret_rounding.py",
         "tests/fake/test_interpret_ftz.py",
         "tests/fake/test_interpret_products.py",
+        "tests/fake/test_interpret_fastpaths.py",  # FOLDS: a reduce's one-pass max / min
     ),
     "tileir/fake/rules/ints.py": ("tests/fake/test_interpret_ops.py",),
     "tileir/fake/rules/convert.py": (
