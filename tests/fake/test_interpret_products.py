@@ -737,8 +737,8 @@ def test_a_transposed_tile_every_lane_shares_is_copied_once_and_merged(monkeypat
     ta, tb, tc = (TileType(s, fin) for s in ((m, k), (k, n), (m, n)))
     op = Op("mmaf", (Value(0, ta), Value(1, tb), Value(2, tc)), (Value(3, tc),))
     unit = floats._unit_rows(shared)
-    assert unit.strides[0] == 0 and unit.strides[-1] == unit.itemsize
-    assert np.array_equal(unit, shared)
+    assert unit.shape == (1, k, n) and unit.flags.c_contiguous  # one tile, row-major
+    assert np.array_equal(np.broadcast_to(unit, shared.shape), shared)
     per_lane = np.matmul(a, np.ascontiguousarray(shared)) + c  # every lane's own copy
     merges = products.merge_keeps_bits(dtype, m, n, k, lanes, 1, "matmul", "rows")
     spy = _Spy(monkeypatch)

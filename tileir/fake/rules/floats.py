@@ -251,10 +251,11 @@ def _unit_rows(x):
     if view.ndim < 2 or view.strides[-1] == view.itemsize or view.shape[-1] == 1:
         return x
     if type(x) is not TileGrid and view.ndim == 3 and view.strides[0] == 0 and view.shape[0]:
-        # one tile every lane shares (a loop's key tile, transposed): copy that tile once
-        # and share it again, so the product still sees one B (rules.products.batch_product
-        # multiplies every lane in one GEMM then) and no lane's copy is made
-        return np.broadcast_to(np.ascontiguousarray(view[0]), view.shape)
+        # one tile every lane shares (a loop's key tile, transposed): that tile copied once,
+        # as a batch of one (a value every lane shares, as the products take it), so the
+        # product still sees one B (rules.products.batch_product multiplies every lane in
+        # one GEMM then) and no lane's copy is made
+        return np.ascontiguousarray(view[:1])
     return np.ascontiguousarray(plain(x))
 
 
