@@ -214,7 +214,7 @@ def run_group(m: "Machine", group: Group, frame: Frame, skip: frozenset = frozen
     if batch is None or batch == 1:  # nothing to share out in strips
         _unfused(m, group.ops, frame)
         return
-    key = tuple((v.shape[0] == 1, v.dtype) for v in values or ())
+    key = tuple([(v.shape[0] == 1, v.dtype) for v in values or ()])  # (a list: no generator)
     program = group._programs.get(key)
     if program is None:
         program = group._programs[key] = _Program(group, key)
@@ -398,20 +398,21 @@ class _Program:
                             fn(konst, dst, out=dst)
                         env[out] = dst
                         continue
-                    args = [env[i] for i in ins]
+                    # (views, trees and folds take one operand: no list for them)
                     if kind == _VIEW:
-                        results = [args[0] if fns is None else fns(args[0])]
+                        x = env[ins[0]]
+                        results = [x if fns is None else fns(x)]
                     elif kind == _TREE:
-                        results = [fns(args[0])]
+                        results = [fns(env[ins[0]])]
                     elif kind == _FOLD:
-                        folded = fns(args[0])
+                        folded = fns(env[ins[0]])
                         if folded is None:  # a NaN or no native fold: the rule's own tree
-                            results = _rule_step(m, op, args, strip)
+                            results = _rule_step(m, op, [env[ins[0]]], strip)
                             _check_strip(results, out, n, expect)
                         else:
                             results = [folded]
                     else:
-                        results = _rule_step(m, op, args, strip)
+                        results = _rule_step(m, op, [env[i] for i in ins], strip)
                         _check_strip(results, out, n, expect)
                     for s, r in zip(out, results):
                         if s in full:
