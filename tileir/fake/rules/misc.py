@@ -108,39 +108,49 @@ def folding(op) -> Optional[Callable[[np.ndarray], Optional[np.ndarray]]]:
     is a single op that ``FOLDS`` knows (``maxf`` / ``minf``) applied to the element and the
     accumulator: a function of the operand (batched, the reduced dim moved last) that
     answers the folded last axis, or None where the tree must run after all (a NaN answer,
-    an empty dim: ``FOLDS``); None for any other op.  The fused strips call it directly
-    (tileir.fake.fusion), the rule through :func:`_folded`."""
+    an empty dim: ``FOLDS``); None for any other op.  The fused strips call it (planned
+    once, tileir.fake.fusion); the rule folds by :func:`_folded`, the same steps."""
+    step = _fold_step(op)
+    if step is None:
+        return None
+    identity = attr_of(op, "identities")[0]
+    return lambda x: _fold(step, x, identity)
+
+
+def _fold_step(op):
+    """The combiner's one op when ``op`` is a reduce that :func:`folding` folds, else None."""
     block = op.regions[0] if op.regions else None
     if block is None or len(op.operands) != 1 or len(block.ops) != 2:
         return None
     step, end = block.ops
-    fold = FOLDS.get(step.name)
     if (
-        fold is None
+        step.name not in FOLDS
         or end.name != "yield"
         or len(step.operands) != 2
         or {v.id for v in step.operands} != {a.id for a in block.args}
         or [v.id for v in end.operands] != [r.id for r in step.results]
     ):
         return None
-    identity = attr_of(op, "identities")[0]
-
-    def run(x: np.ndarray) -> Optional[np.ndarray]:
-        if x.shape[-1] == 0:
-            return None
-        ident = _identity(identity, x)[..., 0] if _pads(x.shape[-1]) else None
-        return fold(step, x, ident)
-
-    return run
+    return step
 
 
-def _folded(ctx, op, xs: list) -> list | None:
+def _fold(step, x: np.ndarray, identity) -> Optional[np.ndarray]:
+    """``x``'s last axis folded by the combiner op ``step`` (``FOLDS``), padded with
+    ``identity`` where the pairwise tree would pad; None where the tree must answer."""
+    if x.shape[-1] == 0:
+        return None
+    ident = _identity(identity, x)[..., 0] if _pads(x.shape[-1]) else None
+    return FOLDS[step.name](step, x, ident)
+
+
+def _folded(ctx, op, xs: list, idents) -> list | None:
     """The reduction in one numpy pass (:func:`folding`); None to run the tree.  Never with
-    an observer, which sees every combiner step."""
+    an observer, which sees every combiner step.  (The rule asks per call: no closure, and
+    ``idents`` is the rule's own read of the identities.)"""
     if ctx.watch_ops or len(xs) != 1:
         return None
-    run = folding(op)
-    out = None if run is None else run(xs[0])
+    step = _fold_step(op)
+    out = None if step is None else _fold(step, xs[0], idents[0])
     return None if out is None else [out]
 
 
@@ -220,7 +230,7 @@ def _reduce(ctx, op, args):
     xs = [a if dim == a.ndim - 1 else np.moveaxis(a, dim, -1) for a in args]
     b = max(x.shape[0] for x in xs)
     xs = [widen(x, b) for x in xs]
-    folded = _folded(ctx, op, xs)
+    folded = _folded(ctx, op, xs, idents)
     if folded is not None:
         return folded
     # an observer sees every combiner step: then the region runs
