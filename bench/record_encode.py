@@ -25,7 +25,9 @@ the sides measured in turn round by round, in process CPU time by default
 (both sides are single-threaded Python; a busy machine preempts cuTile's longer
 exports more often, which inflates elapsed times; ``--clock wall`` reads them).
 The ratios are cuTile over tileir with debug info (like for like), per kernel and as a
-geometric mean.  The goal (issue #19) is judged against cuTile's best case, its HIR-cached
+geometric mean.  A line under the table times the same two columns for ``copy`` (one load, one
+store: 11 ops where the chapter's kernels lower to 16 to 53), the fixed cost every kernel pays,
+with its ratio and its share of tileir's geomean.  The goal (issue #19) is judged against cuTile's best case, its HIR-cached
 export: a geomean of at least 15x, and no kernel under 10x; the cold ratio is printed beside it.  ``--profile`` runs tileir's path under cProfile and
 prints where its time goes (per function, per file, and per stage).
 
@@ -70,6 +72,7 @@ from bench.timing import (
     set_gc_mode,
     table,
 )
+from tileir import F64, In, Out, cells, load_cell, store_cell, trace
 from tileir.kernels import registry
 
 KERNELS = (
@@ -84,6 +87,23 @@ KERNELS = (
 )
 GOAL = 15.0  # geomean of cuTile HIR-cached / tileir with debug info
 FLOOR = 10.0  # no kernel's ratio under this
+
+#: The smallest kernel there is, one load and one store (no chapter kernel, and not in the
+#: geomean).  What it costs is what every recording and every export pays however few its
+#: ops are; the chapter's kernels lower to 16 to 53 ops against its 11, so it sets how far their
+#: ratios can go while that cost stays what it is.
+FIXED_COST_KERNEL = "copy"
+
+
+def _copy(x, out):
+    t = yield load_cell(x)
+    yield store_cell(out, t)
+
+
+def _build_copy():
+    """:data:`FIXED_COST_KERNEL` in tileir (cuTile's twin: bench/cutile_chapter.py)."""
+    g = cells([256], [128])
+    return trace("copy", _copy, In(F64, g), Out(F64, g))
 
 
 def cutile_twins():
@@ -102,9 +122,10 @@ def _clear_memos() -> None:
 
 
 def tileir_path(name: str, version: str, debug_info: bool) -> Callable[[], bytes]:
-    """Record, lower and encode chapter kernel ``name`` (anew on every call)."""
-    spec = registry.get(name)
-    return lambda: spec.build().bytecode(version, debug_info=debug_info)
+    """Record, lower and encode chapter kernel ``name``, or :data:`FIXED_COST_KERNEL`
+    (anew on every call)."""
+    build = _build_copy if name == FIXED_COST_KERNEL else registry.get(name).build
+    return lambda: build().bytecode(version, debug_info=debug_info)
 
 
 def measure(names, version: str, repeats: int, twins) -> list:
@@ -165,6 +186,28 @@ def other_collect_ratios(names, version: str, repeats: int, twins, mode: str) ->
         return rows
     finally:
         set_collect(before)
+
+
+def fixed_cost(version: str, repeats: int, twins) -> tuple[float, float]:
+    """``(tileir+debug s, cuTile HIR-cached s)`` of :data:`FIXED_COST_KERNEL`, timed as the
+    table's columns are (under the collect mode in force)."""
+    fns = {
+        "ours_dbg": tileir_path(FIXED_COST_KERNEL, version, True),
+        "ct_warm": twins.exporter(FIXED_COST_KERNEL, version, cold=False),
+    }
+    best = race(fns, repeats=repeats)
+    return best["ours_dbg"], best["ct_warm"]
+
+
+def fixed_cost_line(ours: float, theirs: float, rows: list) -> str:
+    """One line: the fixed cost on both sides, its ratio, and its share of tileir's geomean
+    (``rows``: the table's)."""
+    dbg = geomean(r[2] for r in rows)
+    return (
+        f"the fixed cost, {FIXED_COST_KERNEL} (one load, one store; not in the geomean): "
+        f"tileir+dbg {fmt_seconds(ours)}, cuTile HIR-cached {fmt_seconds(theirs)}: "
+        f"{theirs / ours:.1f}x; it is {ours / dbg:.0%} of tileir+dbg's geomean"
+    )
 
 
 def other_collect_line(rows: list, mode: str) -> str:
@@ -389,6 +432,8 @@ def main(argv=None) -> int:
     twins, why = cutile_twins()
     rows = measure(args.kernels, args.version, args.repeats, twins)
     print(report(rows, args.version, args.repeats, why, args.gc, args.clock))
+    if twins is not None:
+        print(fixed_cost_line(*fixed_cost(args.version, args.repeats, twins), rows))
     other = {"young": "each", "each": "young"}.get(args.collect)
     if twins is not None and other is not None and not args.one_mode:
         extra = other_collect_ratios(args.kernels, args.version, args.repeats, twins, other)

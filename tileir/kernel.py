@@ -29,6 +29,7 @@ from pyrsistent import pvector
 from tileir.errors import RecordingError, TileIRError
 from tileir.host.tolerance import PER_FORMAT, KernelTolerance
 from tileir.ir.attr_rules import entry_hints
+from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Function, Loc, Module
 
 # modules, not functions: the gates' tests swap in mutant lowerings and renderers
@@ -269,7 +270,17 @@ def record(
     checked: bool = True,
 ) -> Program:
     """The Program ``trace`` records, before it is lowered (the refusals are trace's)."""
-    params = _check_markers(name, markers)
+    # markers that passed the checks before (a kernel recorded again): their parameters and
+    # grid, without the checks' walk over every marker and cell (_PARAMS)
+    key = (name, markers)
+    try:
+        known = _PARAMS.get(key)
+    except TypeError:  # an argument that does not hash is no marker: the checks refuse it
+        known = None
+    if known is None:
+        params = _check_markers(name, markers)
+    else:
+        params, grid = known
     if not callable(body):
         raise RecordingError(
             f"the body must be a generator function over the parameters, got {body!r}",
@@ -277,11 +288,13 @@ def record(
             op="trace",
             where=str(user_loc(3) or ""),
         )
-    try:
-        grid = grid_of(params)
-        check_cells_agree(params, grid)
-    except RuleError as err:
-        raise RecordingError(str(err), kernel=name, where=str(user_loc(3) or "")) from None
+    if known is None:
+        try:
+            grid = grid_of(params)
+            check_cells_agree(params, grid)
+        except RuleError as err:
+            raise RecordingError(str(err), kernel=name, where=str(user_loc(3) or "")) from None
+        remember(_PARAMS, key, (params, grid), _MAX_PARAMS)
     try:
         # (most kernels have no hints: no call for them)
         entry = entry_hints(hints) if hints is not None else None
@@ -306,6 +319,15 @@ def record(
     instrs = state[2]
     _check_outs_written(name, body, params, instrs)
     return make_program(name, params, tuple(instrs), grid, _body_loc(body), entry, bool(checked))
+
+
+# (kernel name, markers) -> (the parameters, the grid) a recording of them makes, kept for
+# markers that passed every check: a memo of a pure function of immutable values (a kernel
+# recorded again has equal markers; the Params are immutable, so its recordings share them)
+_PARAMS: dict[tuple, tuple[tuple[Param, ...], Optional[tuple]]] = memo_table(
+    "kernel: a recording's parameters and grid"
+)
+_MAX_PARAMS = 1024
 
 
 def lower_program(program: Program, recipe: Optional[Recipe] = None) -> Kernel:

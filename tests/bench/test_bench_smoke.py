@@ -28,7 +28,7 @@ from tileir.ir.module import walk  # noqa: E402
 # ----------------------------------------------------------------------------- record_encode
 
 
-@pytest.mark.parametrize("name", record_encode.KERNELS)
+@pytest.mark.parametrize("name", record_encode.KERNELS + (record_encode.FIXED_COST_KERNEL,))
 def test_tileir_side_encodes_each_chapter_kernel(name):
     data = record_encode.tileir_path(name, "13.4", True)()
     module = decode(data)
@@ -36,7 +36,7 @@ def test_tileir_side_encodes_each_chapter_kernel(name):
     assert data[:8] == b"\x7fTileIR\x00"
 
 
-@pytest.mark.parametrize("name", record_encode.KERNELS)
+@pytest.mark.parametrize("name", record_encode.KERNELS + (record_encode.FIXED_COST_KERNEL,))
 def test_cutile_twin_exports_the_same_kernel(name):
     pytest.importorskip("cuda.tile")
     twins, why = record_encode.cutile_twins()
@@ -77,8 +77,20 @@ def test_record_encode_main_prints_the_table(capsys):
     assert record_encode.main(["--repeats", "1", "--kernels", "vadd", "softmax"]) == 0
     out = capsys.readouterr().out
     assert "cold/dbg" in out and "vadd" in out and "softmax" in out and "geomean" in out
+    if record_encode.cutile_twins()[0] is not None:  # the fixed cost, under the table
+        assert re.search(r"the fixed cost, copy .*: [0-9.]+x; it is [0-9]+% of", out)
     if record_encode.cutile_twins()[0] is not None:  # the goal's columns under the other mode
         assert re.search(r"instead: cached/dbg [0-9.]+x geomean .*slowest (vadd|softmax)", out)
+
+
+def test_the_fixed_cost_kernel_is_one_load_and_one_store_and_its_line_gives_ratio_and_share():
+    data = record_encode.tileir_path(record_encode.FIXED_COST_KERNEL, "13.4", False)()
+    names = [op.name for op in walk(decode(data).functions[0].body)]
+    assert names.count("load_view_tko") == 1 and names.count("store_view_tko") == 1
+    rows = [("vadd", 1e-4, 4e-4, 0, 0, 0, 0), ("softmax", 1e-4, 1e-3, 0, 0, 0, 0)]
+    line = record_encode.fixed_cost_line(3e-4, 4.5e-3, rows)
+    assert "copy (one load, one store" in line and "15.0x" in line
+    assert "it is 47% of tileir+dbg's geomean" in line  # 300 us of sqrt(400 * 1000) us
 
 
 def test_other_collect_line_names_the_slowest_kernel_and_its_ratio():

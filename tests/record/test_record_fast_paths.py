@@ -6,18 +6,22 @@ import sys
 from typing import Any
 
 import attrs
+import numpy as np
 import pytest
 
-from tileir.errors import UsageError
+from tileir import kernel as kernel_module
+from tileir.errors import RecordingError, UsageError
 from tileir.ir.memo import clear_memos
 from tileir.ir.module import freeze_attrs
 from tileir.kernel import record
 from tileir.kernels import registry
+from tileir.ops.memory import load_cell, store_cell
 from tileir.record import builder as builder_module
 from tileir.record import tile as tile_module
 from tileir.record.builder import Builder, drive, var_attrs
-from tileir.record.markers import DYN_DIM, FREE_AXIS, cells
+from tileir.record.markers import DYN_DIM, FREE_AXIS, In, Out, cells
 from tileir.record.source import CALLER, user_loc
+from tileir.types import F32
 
 #: kernels whose bodies use every kind of effect the fast paths meet: loads of ragged cells,
 #: stores, the pointer path, loops and branches, helpers
@@ -279,3 +283,48 @@ def test_cells_of_plain_numbers_are_one_shared_object_and_other_spellings_are_no
     clear_memos()
     fresh = cells([1000, DYN_DIM], [128, 64], along=[0, FREE_AXIS])
     assert fresh is not a and fresh == a
+
+
+def _copy_body(x, out):
+    t = yield load_cell(x)
+    yield store_cell(out, t)
+
+
+def _copy_markers():
+    # made afresh each time, as a kernel's build does
+    g = cells([256], [128])
+    return In(F32, g), Out(F32, g)
+
+
+def test_a_kernel_recorded_again_with_equal_markers_shares_its_parameters():
+    # record remembers the parameters and the grid of markers that passed its checks
+    # (kernel._PARAMS): a recording with equal, freshly made markers shares them and is,
+    # field for field, the recording made with the memos cleared
+    clear_memos()
+    cold = record("copy", _copy_body, *_copy_markers())
+    warm = record("copy", _copy_body, *_copy_markers())
+    assert all(a is b for a, b in zip(warm.params, cold.params)) and len(warm.params) == 2
+    assert _deep(warm) == _deep(cold) and warm.grid == cold.grid == (2,)
+
+
+def test_the_parameters_memo_checks_every_name_and_keeps_no_refusal():
+    record("copy", _copy_body, *_copy_markers())
+    remembered = len(kernel_module._PARAMS)
+    # the same markers under a name that is no identifier: refused, though the markers are known
+    with pytest.raises(RecordingError, match="must be an identifier"):
+        record("not a name", _copy_body, *_copy_markers())
+
+    # two Outs whose cells make different grids: refused each time, never remembered
+    def two(x, out, wide):
+        t = yield load_cell(x)
+        yield store_cell(out, t)
+        yield store_cell(wide, t)
+
+    disagree = (*_copy_markers(), Out(F32, cells([512], [128])))
+    for _ in range(2):
+        with pytest.raises(RecordingError, match="block"):
+            record("two", two, *disagree)
+    # an argument that does not hash is no marker: the marker check names it
+    with pytest.raises(RecordingError, match="argument 0 is .*each parameter is a marker"):
+        record("copy", _copy_body, np.zeros(3), _copy_markers()[1])
+    assert len(kernel_module._PARAMS) == remembered
