@@ -20,10 +20,12 @@ imports run from here down, never back.
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
 from pyrsistent import pvector
 
 from tileir.errors import RecordingError, TileIRError
@@ -272,10 +274,10 @@ def record(
     """The Program ``trace`` records, before it is lowered (the refusals are trace's)."""
     # markers that passed the checks before (a kernel recorded again): their parameters and
     # grid, without the checks' walk over every marker and cell (_PARAMS)
-    key = (name, markers)
+    key = _params_key(name, markers)
     try:
-        known = _PARAMS.get(key)
-    except TypeError:  # an argument that does not hash is no marker: the checks refuse it
+        known = _PARAMS.get(key) if key is not None else None
+    except TypeError:  # a name that does not hash is no identifier: the checks refuse it
         known = None
     if known is None:
         params = _check_markers(name, markers)
@@ -328,6 +330,32 @@ _PARAMS: dict[tuple, tuple[tuple[Param, ...], Optional[tuple]]] = memo_table(
     "kernel: a recording's parameters and grid"
 )
 _MAX_PARAMS = 1024
+
+
+def _params_key(name: str, markers: tuple[Marker, ...]) -> Optional[tuple]:
+    """The _PARAMS key of a recording: its name and, per marker, its class and the identity
+    of each of its fields' values (hashed and compared in C: a marker, its Format and its
+    Cells hash and compare through attrs' Python methods, a dozen calls for two markers).
+    Equal identities make equal markers; an entry holds its markers, so no identity in its key
+    can name another object while it lives.  None when an argument is no marker."""
+    key: list = [name]
+    for m in markers:
+        cls = type(m)
+        fields = _MARKER_FIELDS.get(cls)
+        if fields is None:
+            if not (isinstance(cls, type) and issubclass(cls, Marker)):
+                return None  # (the checks refuse it)
+            fields = remember(
+                _MARKER_FIELDS, cls, attrgetter(*[f.name for f in attrs_fields(cls)]), 64
+            )
+        key.append(cls)
+        key.append(tuple(map(id, fields(m))))
+    return tuple(key)
+
+
+# a marker class -> the getter of its fields' values, in order (every marker has a format and
+# a ptr_attr: at least two fields, so the getter answers a tuple)
+_MARKER_FIELDS: dict[type, Callable[[Marker], tuple]] = memo_table("kernel: a marker's fields")
 
 
 def lower_program(program: Program, recipe: Optional[Recipe] = None) -> Kernel:

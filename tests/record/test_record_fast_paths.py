@@ -328,3 +328,21 @@ def test_the_parameters_memo_checks_every_name_and_keeps_no_refusal():
     with pytest.raises(RecordingError, match="argument 0 is .*each parameter is a marker"):
         record("copy", _copy_body, np.zeros(3), _copy_markers()[1])
     assert len(kernel_module._PARAMS) == remembered
+
+
+def test_the_parameters_memo_keys_each_marker_by_its_fields_objects():
+    # (kernel._params_key: a marker's class and the identities of its fields' values)
+    from tileir.record.markers import Cells
+
+    g = cells([256], [128])
+    plain = record("copy", _copy_body, In(F32, g), Out(F32, g))
+    unwritten = record("copy", _copy_body, In(F32, g), Out(F32, g, unwritten_ok=True))
+    assert plain.params[1].marker.unwritten_ok is False
+    assert unwritten.params[1].marker.unwritten_ok is True
+    # equal cells made apart from cells()'s memo are another object: a key of their own, so
+    # the recording holds the very cells it was given, and its parameters equal the others'
+    apart = Cells(g.extent, g.tile, g.along, g.pad)
+    assert apart == g and apart is not g
+    again = record("copy", _copy_body, In(F32, apart), Out(F32, g))
+    assert again.params[0].cells is apart and plain.params[0].cells is g
+    assert again.params == plain.params
