@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
-from pyrsistent import pvector
 
 from tileir.errors import RecordingError, TileIRError
 from tileir.host.tolerance import PER_FORMAT, KernelTolerance
@@ -37,7 +36,7 @@ from tileir.ir.module import Function, Loc, Module
 # modules, not functions: the gates' tests swap in mutant lowerings and renderers
 from tileir.lower import lowering
 from tileir.lower.guards import guarded_params, static_reach
-from tileir.record.builder import drive_state
+from tileir.record.builder import NO_INSTRS, drive_state
 from tileir.record.convention import trace_params
 from tileir.record.markers import Marker, Out, Param
 from tileir.record.program import Instr, Program, Store, make_program
@@ -309,7 +308,7 @@ def record(
         if type(produced) is not GeneratorType:  # (what isinstance asks: it has no subclass)
             raise _not_a_generator_body(name, body, produced)
         # drive's work on a fresh Builder's fields: only the instructions are wanted
-        state, result = drive_state((name, params, pvector(), 0, ()), produced)
+        state, result = drive_state((name, params, NO_INSTRS, 0, ()), produced)
     except TileIRError as err:
         raise err.with_context(kernel=name) from None
     if result is not None:

@@ -346,3 +346,13 @@ def test_the_parameters_memo_keys_each_marker_by_its_fields_objects():
     again = record("copy", _copy_body, In(F32, apart), Out(F32, g))
     assert again.params[0].cells is apart and plain.params[0].cells is g
     assert again.params == plain.params
+
+
+def test_every_body_starts_from_one_shared_empty_vector_that_no_recording_changes():
+    from tileir.record.builder import NO_INSTRS
+
+    builder = Builder("copy", ())
+    assert builder.child().instrs is NO_INSTRS
+    for name in ("vadd", "matmul", "flash_attn"):  # (loops: nested bodies start from it too)
+        assert len(registry.get(name).build().program.body) > 0
+    assert len(NO_INSTRS) == 0

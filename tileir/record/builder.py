@@ -43,7 +43,21 @@ from tileir.record.program import Instr, Load, make_load
 from tileir.record.tile import Tile, make_tile
 from tileir.types import TileType
 
-__all__ = ["Builder", "BuilderState", "Effect", "Emit", "drive", "drive_state", "make_emit"]
+__all__ = [
+    "Builder",
+    "BuilderState",
+    "Effect",
+    "Emit",
+    "NO_INSTRS",
+    "drive",
+    "drive_state",
+    "make_emit",
+]
+
+#: the instructions a body's recording starts from: one empty persistent vector, made once
+#: (appending makes another; ``pvector()`` parses its arguments in C code that no other step
+#: of a recording runs)
+NO_INSTRS: PVector = pvector()
 
 
 #: A loop enclosing what is being recorded: its kind (``"for"`` or ``"loop"``) and the types
@@ -81,7 +95,7 @@ class Builder:
         """A builder for a nested body: no instructions yet, ids continuing from here.
         ``loop`` (``(kind, carried types)``) when the body is a loop's."""
         loops = self.loops + (loop,) if loop is not None else self.loops
-        return Builder(self.kernel, self.params, pvector(), self.next_id, loops)
+        return Builder(self.kernel, self.params, NO_INSTRS, self.next_id, loops)
 
     def adopt(self, child: "Builder") -> "Builder":
         """This builder after a nested body recorded with ``child``: its ids are used up."""
@@ -92,7 +106,7 @@ class Builder:
     def nested(self, loop: LoopScope, count: int) -> tuple["Builder", tuple[int, ...]]:
         """``child(loop).fresh(count)``: a loop body's builder and its ``count`` first ids."""
         n = self.next_id
-        child = Builder(self.kernel, self.params, pvector(), n + count, self.loops + (loop,))
+        child = Builder(self.kernel, self.params, NO_INSTRS, n + count, self.loops + (loop,))
         return child, tuple(range(n, n + count))
 
     def adopt_fresh(self, child: "Builder", count: int) -> tuple["Builder", tuple[int, ...]]:
