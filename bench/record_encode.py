@@ -25,11 +25,12 @@ the sides measured in turn round by round, in process CPU time by default
 (both sides are single-threaded Python; a busy machine preempts cuTile's longer
 exports more often, which inflates elapsed times; ``--clock wall`` reads them).
 The ratios are cuTile over tileir with debug info (like for like), per kernel and as a
-geometric mean.  A line under the table times the same two columns for ``copy`` (one load, one
-store: 11 ops where the chapter's kernels lower to 16 to 53), the fixed cost every kernel pays,
-with its ratio and its share of tileir's geomean.  The goal (issue #19) is judged against cuTile's best case, its HIR-cached
-export: a geomean of at least 15x, and no kernel under 10x; the cold ratio is printed beside it.  ``--profile`` runs tileir's path under cProfile and
-prints where its time goes (per function, per file, and per stage).
+geometric mean.  The goal (issue #19) is judged against cuTile's best case, its HIR-cached
+export: a geomean of at least 15x, and no kernel under 10x; the cold ratio is printed beside
+it.  A line under the table times the same two columns for ``copy`` (one load and one store,
+11 ops where the chapter's kernels lower to 16 to 53): the fixed cost every kernel pays, with
+its ratio and its share of tileir's geomean.  ``--profile`` runs tileir's path under cProfile
+and prints where its time goes (per function, per file, and per stage).
 
     python bench/record_encode.py [--repeats 7] [--version 13.4] [--clock cpu|wall]
                                   [--gc off|on] [--collect each|young|never] [--profile]

@@ -322,9 +322,10 @@ def record(
     return make_program(name, params, tuple(instrs), grid, _body_loc(body), entry, bool(checked))
 
 
-# (kernel name, markers) -> (the parameters, the grid) a recording of them makes, kept for
-# markers that passed every check: a memo of a pure function of immutable values (a kernel
-# recorded again has equal markers; the Params are immutable, so its recordings share them)
+# _params_key(kernel name, markers) -> (the parameters, the grid) a recording of them makes,
+# kept for markers that passed every check: a memo of a pure function of immutable values (a
+# kernel recorded again has equal markers; the Params are immutable, so its recordings share
+# them)
 _PARAMS: dict[tuple, tuple[tuple[Param, ...], Optional[tuple]]] = memo_table(
     "kernel: a recording's parameters and grid"
 )
