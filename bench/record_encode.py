@@ -33,7 +33,13 @@ its ratio and its share of tileir's geomean.  ``--profile`` runs tileir's path u
 and prints where its time goes (per function, per file, and per stage).
 
     python bench/record_encode.py [--repeats 7] [--version 13.4] [--clock cpu|wall]
-                                  [--gc off|on] [--collect each|young|never] [--profile]
+                                  [--gc off|on] [--collect each|young|never]
+                                  [--markers each|once] [--profile]
+
+``--markers once`` makes each kernel's markers once, before the timings, where the default
+has every timed call of tileir's make them (the registry's ``build``, a kernel's own code):
+cuTile's twin exports from a signature made once, at import, so ``once`` is the like-for-like
+reading of that part; the goal stays judged on the default.
 
 ``--collect never`` leaves out the full collection the timings run before every call (see
 ``bench/timing.py``: it leaves the CPU caches cold, which costs tileir's sub-millisecond
@@ -122,11 +128,32 @@ def _clear_memos() -> None:
     clear_memos()
 
 
+#: "each": tileir's timed call makes the kernel's markers too (the registry's ``build``, as a
+#: kernel's own code does: the default, and the goal's protocol); "once": they are made once,
+#: before the timings, and each call records from them, as cuTile's twin exports from a
+#: signature made once, at import (bench/cutile_chapter.py's TWINS)
+MARKER_MODES = ("each", "once")
+_markers = ["each"]
+
+
+def set_markers(mode: str) -> None:
+    """Choose when tileir's side makes its markers (see :data:`MARKER_MODES`)."""
+    if mode not in MARKER_MODES:
+        raise ValueError(f"markers mode {mode!r} is not one of {MARKER_MODES}")
+    _markers[0] = mode
+
+
 def tileir_path(name: str, version: str, debug_info: bool) -> Callable[[], bytes]:
     """Record, lower and encode chapter kernel ``name``, or :data:`FIXED_COST_KERNEL`
-    (anew on every call)."""
+    (anew on every call; its markers made in the call or once, see :data:`MARKER_MODES`)."""
     build = _build_copy if name == FIXED_COST_KERNEL else registry.get(name).build
-    return lambda: build().bytecode(version, debug_info=debug_info)
+    if _markers[0] == "each":
+        return lambda: build().bytecode(version, debug_info=debug_info)
+    r = build().recipe
+    assert r is not None  # (trace keeps the recipe of every kernel it records)
+    return lambda: trace(r.name, r.body, *r.markers, hints=r.hints, checked=r.checked).bytecode(
+        version, debug_info=debug_info
+    )
 
 
 def measure(names, version: str, repeats: int, twins) -> list:
@@ -161,6 +188,11 @@ def measure(names, version: str, repeats: int, twins) -> list:
         )
     return rows
 
+
+_MARKINGS = {
+    "each": "tileir's markers made in every call",
+    "once": "tileir's markers made once, as cuTile's signatures",
+}
 
 _COLLECTION = {
     "each": "a full collection before each",
@@ -274,7 +306,7 @@ def report(
         f"record + lower + encode vs cuTile export_kernel -> tileir_bytecode {version}",
         f"({machine_line()}; {clock} time, warm, best of {repeats}, sides interleaved in "
         f"rotating order, garbage collector {gc_mode} during timed calls, "
-        f"{_COLLECTION[collect_mode()]})",
+        f"{_COLLECTION[collect_mode()]}; {_MARKINGS[_markers[0]]})",
         "",
         table(
             [
@@ -423,6 +455,13 @@ def main(argv=None) -> int:
         help="leave out the line that measures the goal's columns again under the other "
         "collection (each <-> young)",
     )
+    parser.add_argument(
+        "--markers",
+        default="each",
+        choices=MARKER_MODES,
+        help="each: tileir's timed call makes the kernel's markers too (the default, the "
+        "goal's protocol); once: made once before the timings, as cuTile's signatures are",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile tileir's path")
     parser.add_argument("--profile-calls", type=int, default=20)
     parser.add_argument("--top", type=int, default=25)
@@ -430,6 +469,7 @@ def main(argv=None) -> int:
     set_gc_mode(args.gc)
     set_collect(args.collect)
     set_clock(args.clock)
+    set_markers(args.markers)
     twins, why = cutile_twins()
     rows = measure(args.kernels, args.version, args.repeats, twins)
     print(report(rows, args.version, args.repeats, why, args.gc, args.clock))

@@ -77,6 +77,7 @@ def test_record_encode_main_prints_the_table(capsys):
     assert record_encode.main(["--repeats", "1", "--kernels", "vadd", "softmax"]) == 0
     out = capsys.readouterr().out
     assert "cold/dbg" in out and "vadd" in out and "softmax" in out and "geomean" in out
+    assert "tileir's markers made in every call" in out
     if record_encode.cutile_twins()[0] is not None:  # the fixed cost, under the table
         assert re.search(r"the fixed cost, copy .*: [0-9.]+x; it is [0-9]+% of", out)
     if record_encode.cutile_twins()[0] is not None:  # the goal's columns under the other mode
@@ -91,6 +92,19 @@ def test_the_fixed_cost_kernel_is_one_load_and_one_store_and_its_line_gives_rati
     line = record_encode.fixed_cost_line(3e-4, 4.5e-3, rows)
     assert "copy (one load, one store" in line and "15.0x" in line
     assert "it is 47% of tileir+dbg's geomean" in line  # 300 us of sqrt(400 * 1000) us
+
+
+@pytest.mark.parametrize("name", record_encode.KERNELS + (record_encode.FIXED_COST_KERNEL,))
+def test_markers_made_once_give_the_bytes_of_markers_made_in_each_call(name):
+    each = record_encode.tileir_path(name, "13.4", True)
+    record_encode.set_markers("once")
+    try:
+        once = record_encode.tileir_path(name, "13.4", True)
+    finally:
+        record_encode.set_markers("each")
+    assert once() == each() == once()
+    with pytest.raises(ValueError, match="not one of"):
+        record_encode.set_markers("never")
 
 
 def test_other_collect_line_names_the_slowest_kernel_and_its_ratio():
