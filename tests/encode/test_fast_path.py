@@ -208,3 +208,17 @@ def test_a_dense_constant_found_good_once_does_not_pass_a_bad_one(t, good, bad):
     written = encode(_constant_module(t, good), "13.4")
     assert _fault(_constant_module(t, bad), "13.4") == cold
     assert encode(_constant_module(t, good), "13.4") == written
+
+
+def test_segments_found_good_once_fit_only_the_operand_count_they_sum_to():
+    # (OpPlan.sizes remembers good segments with their sum; sizes reads an op's operands and
+    # segments only, so a stand-in serves)
+    from types import SimpleNamespace
+
+    plan = plans.PLANS["make_tensor_view"]
+    clear_memos()
+    seg = (1, 1, 1)
+    for _ in range(2):  # found good, then remembered
+        assert plan.sizes(SimpleNamespace(operands=(None,) * 3, segments=seg)) == seg
+        assert plan.sizes(SimpleNamespace(operands=(None,) * 4, segments=seg)) is None
+    assert plan.sizes(SimpleNamespace(operands=(None,) * 3, segments=(1, -1, 3))) is None

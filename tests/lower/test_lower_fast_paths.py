@@ -248,3 +248,25 @@ def test_a_block_restores_what_it_bound_over_and_removes_what_it_made():
     assert (walk.lookup("outer"), walk.lookup("fresh"), walk.lookup("arg")) == (3, 5, 2)
     walk.close_block()
     assert walk.env == {"outer": 1}
+
+
+def test_the_guarded_buffers_come_in_parameter_order_however_the_body_reaches_them():
+    # (guarded_params sorts only when there are two or more; a set of 8 and 1 iterates 8 first)
+    from tileir import F32, In, Shared, cells, load, load_cell, store, trace
+
+    g = cells([256], [128])
+    markers = (In(F32, g),) + tuple(Shared(F32) for _ in range(8))
+
+    def body(x, *shared):
+        t = yield load_cell(x)
+        yield store(shared[7], 0, t)  # parameter 8 first, then parameter 1
+        u = yield load(shared[0], 0, (128,))
+        yield store(shared[7], 128, u)
+
+    assert trace("two_buffers", body, *markers).guarded == (1, 8)
+
+    def one(x, *shared):
+        t = yield load_cell(x)
+        yield store(shared[7], 0, t)
+
+    assert trace("one_buffer", one, *markers).guarded == (8,)

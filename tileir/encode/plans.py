@@ -92,9 +92,10 @@ class OpPlan:
         self.opcode = bytes(s.buf)
         self.by_version = {v: self.facts(v) for v in VERSIONS}
         self.star = "*" in self.kinds  # the variable group (if any) takes any number
-        # segments found good for these groups: a memo (bounded) of tuples of exact ints; a
-        # tuple equal to one of them (True for 1 ...) splits the operands the same way
-        self.good_segments: set = register_memo(f"encode.opwrite: segments of {codec.name}", set())
+        # segments found good for these groups -> their sum (the operand count they fit): a
+        # memo (bounded) of tuples of exact ints; a tuple equal to one of them (True for 1 ...)
+        # splits the operands the same way
+        self.good_segments: dict = register_memo(f"encode.opwrite: segments of {codec.name}", {})
 
     def fast(self, v: tuple[int, int]) -> Optional[tuple]:
         """What the op writer's fast path needs to write an op of this codec at version
@@ -203,15 +204,16 @@ class OpPlan:
         counts = op.segments
         if counts is None:
             return self.group_sizes(n)
+        total = self.good_segments.get(counts)  # (checked before: no sum() on the way)
+        if total is not None:
+            return counts if total == n else None
         if len(counts) != len(self.kinds) or sum(counts) != n:
             return None
-        elif counts in self.good_segments:  # checked before (with the same int types)
-            return counts
         for k, c in zip(self.kinds, counts):
             if type(c) is not int or c < 0 or (k == "1" and c != 1) or (k == "?" and c > 1):
                 return None
         if len(self.good_segments) < 64:
-            self.good_segments.add(counts)
+            self.good_segments[counts] = n
         return counts
 
 

@@ -146,7 +146,9 @@ def guarded_params(program: Program) -> tuple[int, ...]:
         for leaf in _leaves(base):
             if leaf.op == "ptr_param":
                 found.add(int(leaf.attrs["index"]))
-    return tuple(sorted(found))
+    # (sorted only when there is an order to make: most kernels guard one buffer or none, and
+    # the sort is C code no other step of a recording runs)
+    return tuple(sorted(found)) if len(found) > 1 else tuple(found)
 
 
 def _constant_offsets(offsets: Optional[Tile]) -> Optional[np.ndarray]:
