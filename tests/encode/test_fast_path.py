@@ -16,7 +16,7 @@ from tileir.encode import encode, opwrite, plans
 from tileir.errors import EncodeError
 from tileir.ir.dialect import VERSIONS
 from tileir.ir.memo import clear_memos
-from tileir.ir.module import Block, Dense, Function, Module, Op, Value
+from tileir.ir.module import Block, Dense, Function, Module, Op, Value, freeze_attrs
 from tileir.kernels import registry
 from tileir.types import F32, I1, PointerType, TileType, TokenType
 
@@ -222,3 +222,15 @@ def test_segments_found_good_once_fit_only_the_operand_count_they_sum_to():
         assert plan.sizes(SimpleNamespace(operands=(None,) * 3, segments=seg)) == seg
         assert plan.sizes(SimpleNamespace(operands=(None,) * 4, segments=seg)) is None
     assert plan.sizes(SimpleNamespace(operands=(None,) * 3, segments=(1, -1, 3))) is None
+
+
+def test_a_reduce_whose_identities_are_not_scalars_is_refused_by_name():
+    kernel = registry.get("softmax").build()
+    fn = kernel.module.functions[0]
+    ops = list(fn.body.ops)
+    at = next(i for i, op in enumerate(ops) if op.name == "reduce")
+    ops[at] = attrs.evolve(ops[at], attrs=freeze_attrs({"dim": 0, "identities": (1.0,)}))
+    body = attrs.evolve(fn.body, ops=tuple(ops))
+    module = attrs.evolve(kernel.module, functions=(attrs.evolve(fn, body=body),))
+    with pytest.raises(EncodeError, match=r"`reduce`: identities must be Scalars, not \(1\.0,\)"):
+        encode(module, "13.4")

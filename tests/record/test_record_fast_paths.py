@@ -356,3 +356,14 @@ def test_every_body_starts_from_one_shared_empty_vector_that_no_recording_change
     for name in ("vadd", "matmul", "flash_attn"):  # (loops: nested bodies start from it too)
         assert len(registry.get(name).build().program.body) > 0
     assert len(NO_INSTRS) == 0
+
+
+def test_a_shape_is_its_whole_numbers_as_ints_and_anything_else_is_refused():
+    from tileir.record.tile import shape_tuple
+
+    assert shape_tuple([2, 3], "reshape") == (2, 3) and shape_tuple(4, "reshape") == (4,)
+    converted = shape_tuple((np.int64(2), 3), "reshape")
+    assert converted == (2, 3) and [type(d) for d in converted] == [int, int]
+    for bad in ([2, True], [2.0, 3], ["2"], [None]):
+        with pytest.raises(RecordingError, match=r"`reshape`: shape must be a sequence of ints"):
+            shape_tuple(bad, "reshape")

@@ -611,8 +611,9 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
         elif kind == "str":
             s.varint(pools.string(str(value)))
         elif kind == "scalars":
-            if not all(isinstance(x, ScalarAttr) for x in value):
-                raise scope.fail(f"{name} must be Scalars, not {value!r}", op)
+            for x in value:  # (a loop: no generator made per reduce)
+                if not isinstance(x, ScalarAttr):
+                    raise scope.fail(f"{name} must be Scalars, not {value!r}", op)
             s.varint(len(value))
             for x in value:
                 write_tagged(s, x, pools)

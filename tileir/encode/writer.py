@@ -8,6 +8,7 @@ they fill the string, type and constant pools the other sections lay out.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Optional, Union
 
 from tileir.encode.attrcodec import write_tagged
@@ -177,6 +178,10 @@ def _section_head(buf: bytearray, section: int, length: int, alignment: int) -> 
         buf += PADDING[: -len(buf) % alignment]  # 0xCB until the payload is aligned
 
 
+#: a parameter's type (in C: no comprehension's code object on every file's path)
+_TYPE_OF = attrgetter("type")
+
+
 def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWriter]) -> bool:
     """Write entry ``fn``; answers whether an op that may need a later version is in it."""
     scope = WriteScope(pools, fn.name)
@@ -192,7 +197,7 @@ def _write_function(s: Sink, fn: Function, pools: Pools, debug: Optional[DebugWr
     loc_index = debug.function(fn.name, fn.loc, scope.locs) if debug is not None else 0
 
     s.varint(pools.string(fn.name))
-    s.varint(pools.types.function([p.type for p in fn.params]))
+    s.varint(pools.types.function(list(map(_TYPE_OF, fn.params))))  # (map: no comprehension)
     if pools.version >= _V5:  # hints and argument dictionaries always there, no hints flag
         s.buf.append(_ENTRY)
         s.varint(loc_index)

@@ -455,9 +455,13 @@ def shape_tuple(shape: object, op: str, what: str = "shape") -> tuple[int, ...]:
         out: tuple[Any, ...] = tuple(shape)  # type: ignore[arg-type]
     except TypeError:
         raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}") from None
-    if any(isinstance(d, bool) or not hasattr(d, "__index__") for d in out):
-        raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}")
-    return tuple(int(d) for d in out)
+    exact = True  # (a loop, not two generators: every shape a recording names comes here)
+    for d in out:
+        if type(d) is not int:
+            if isinstance(d, bool) or not hasattr(d, "__index__"):
+                raise refuse(op, f"{what} must be a sequence of ints, got {shape!r}")
+            exact = False
+    return out if exact else tuple(map(int, out))
 
 
 #: (format name, shape, number type, number or a float's hex spelling) -> the type and the
