@@ -343,7 +343,7 @@ def _params_key(name: str, markers: tuple[Marker, ...]) -> Optional[tuple]:
         cls = type(m)
         fields = _MARKER_FIELDS.get(cls)
         if fields is None:
-            if not (isinstance(cls, type) and issubclass(cls, Marker)):
+            if not issubclass(cls, Marker):
                 return None  # (the checks refuse it)
             fields = remember(
                 _MARKER_FIELDS, cls, attrgetter(*[f.name for f in attrs_fields(cls)]), 64
