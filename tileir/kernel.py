@@ -30,6 +30,7 @@ from attrs import fields as attrs_fields
 from tileir.errors import RecordingError, TileIRError
 from tileir.host.tolerance import PER_FORMAT, KernelTolerance
 from tileir.ir.attr_rules import entry_hints
+from tileir.ir.drafts import Referable, draft_of
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Function, Loc, Module
 
@@ -52,7 +53,7 @@ __all__ = ["Kernel", "Recipe", "trace", "record", "lower_program"]
 
 
 @frozen
-class Kernel:
+class Kernel(Referable):
     """A recorded kernel: its Program, and the Module it lowers to.
 
     ``grid`` is the launch grid the Out cells make (``None`` when the caller
@@ -156,7 +157,7 @@ def _encoder() -> Callable[..., bytes]:
 
 
 @frozen
-class Recipe:
+class Recipe(Referable):
     """What ``trace`` recorded a kernel from: its name, body, markers and options."""
 
     name: str
@@ -209,14 +210,19 @@ def _check_outs_written(
     """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
     # a plain loop, not a set comprehension: every recording asks, and a comprehension is a
     # call of its own
-    outs: set[int] = set()
+    # (a dict of the Outs not yet seen written, and their count: set.add and set.discard
+    # are C code that no other step of a recording runs, a dict's get and store are not)
+    unseen: dict[int, bool] = {}
+    left = 0
     for p in params:
         if isinstance(p.marker, Out) and not p.marker.unwritten_ok:
-            outs.add(p.index)
+            unseen[p.index] = True
+            left += 1
     for ins in instrs:  # most kernels store every Out at their top level
-        if type(ins) is Store:
-            outs.discard(ins.param)
-    if not outs:
+        if type(ins) is Store and unseen.get(ins.param):
+            unseen[ins.param] = False
+            left -= 1
+    if not left:
         return
     written = written_params(instrs)
     for p in params:
@@ -259,8 +265,16 @@ def trace(
     bounds are proven otherwise: no guards and no counts, and nothing then stops a
     pointer-path access outside its buffer on a GPU.
     """
-    program = record(name, body, *markers, hints=hints, checked=checked)
-    return lower_program(program, Recipe(name, body, tuple(markers), hints, checked))
+    program = _record(name, body, markers, hints, checked)
+    # (the Recipe made as its draft, as the Kernel: see _made_kernel)
+    recipe: Any = _RecipeDraft()
+    recipe.name = name
+    recipe.body = body
+    recipe.markers = markers  # (a tuple already: *markers)
+    recipe.hints = hints
+    recipe.checked = checked
+    recipe.__class__ = Recipe
+    return lower_program(program, recipe)
 
 
 def record(
@@ -271,6 +285,18 @@ def record(
     checked: bool = True,
 ) -> Program:
     """The Program ``trace`` records, before it is lowered (the refusals are trace's)."""
+    return _record(name, body, markers, hints, checked)
+
+
+def _record(
+    name: str,
+    body: Callable[..., Any],
+    markers: tuple[Marker, ...],
+    hints: Optional[Mapping[str, Any]],
+    checked: bool,
+) -> Program:
+    # (record's work, its arguments by position: trace's call of it then takes no star or
+    # keyword path, C code that nothing else in a recording runs)
     # markers that passed the checks before (a kernel recorded again): their parameters and
     # grid, without the checks' walk over every marker and cell (_PARAMS)
     key = _params_key(name, markers)
@@ -365,4 +391,22 @@ def lower_program(program: Program, recipe: Optional[Recipe] = None) -> Kernel:
         module = lowering.lower(program)
     except TileIRError as err:
         raise err.with_context(kernel=program.name) from None
-    return Kernel(program, module, recipe=recipe)
+    return _made_kernel(program, module, recipe)
+
+
+def _made_kernel(program: Program, module: Module, recipe: Optional[Recipe]) -> Kernel:
+    """``Kernel(program, module, recipe=recipe)``, made as its draft (see
+    :mod:`tileir.ir.drafts`): every trace makes one, and the frozen class's constructor sets
+    each field through a bound ``object.__setattr__``, a C call that looks the field up in
+    the class each time."""
+    kernel: Any = _KernelDraft()
+    kernel.program = program
+    kernel.module = module
+    kernel.reference = None
+    kernel.tolerance = PER_FORMAT
+    kernel.recipe = recipe
+    kernel.__class__ = Kernel
+    return kernel
+
+
+_KernelDraft, _RecipeDraft = draft_of(Kernel), draft_of(Recipe)

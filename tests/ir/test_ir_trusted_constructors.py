@@ -127,3 +127,33 @@ def test_trusted_block_is_the_constructed_block():
         assert (fast.args, fast.ops) == (slow.args, slow.ops)
         assert fast == slow and hash(fast) == hash(slow)
         assert weakref.ref(fast)() is fast and pickle.loads(pickle.dumps(fast)) == fast
+
+
+def test_trusted_function_and_module_are_the_constructed_ones():
+    # the lowering makes its Function and Module as drafts: they must be what the normal
+    # constructors make, field for field, and frozen, hashable and picklable like them
+    import pickle
+
+    import attrs
+    import pytest
+
+    from tileir.ir.module import Function, Module, trusted_function, trusted_module
+
+    t = TileType((4,), F32)
+    params = (Value(0, t), Value(1, t))
+    body = Block((), (Op("return", ()),))
+    loc = Loc("k.py", 2, 1)
+    fast = trusted_function("k", params, body, None, loc)
+    slow = Function("k", params, body, None, loc)
+    assert type(fast) is Function
+    for f in attrs.fields(Function):
+        assert getattr(fast, f.name) == getattr(slow, f.name), f.name
+    assert fast == slow and hash(fast) == hash(slow)
+    m_fast, m_slow = trusted_module((fast,), ()), Module((slow,), ())
+    assert type(m_fast) is Module
+    for f in attrs.fields(Module):
+        assert getattr(m_fast, f.name) == getattr(m_slow, f.name), f.name
+    assert m_fast == m_slow
+    assert pickle.loads(pickle.dumps(m_fast)) == m_fast
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        m_fast.name = "other"  # type: ignore[misc]

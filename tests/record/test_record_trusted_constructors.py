@@ -139,3 +139,55 @@ def test_make_param_is_the_constructors_param():
         fast, made = make_param(i, marker), Param(i, marker)
         assert type(fast) is Param and fast == made and hash(fast) == hash(made)
         assert _slots(fast) == _slots(made) and repr(fast) == repr(made)
+
+
+def test_trace_makes_the_constructors_kernel_and_recipe():
+    # trace makes its Kernel and Recipe by object.__new__ and slot setters (tileir.ir.drafts):
+    # they must be what the constructors make, slot for slot
+    from tileir import Out, load_cell, store_cell
+    from tileir.kernel import Kernel, Recipe, trace
+
+    def body(x, out):
+        t = yield load_cell(x)
+        yield store_cell(out, t)
+
+    g = cells([256], [128])
+    markers = (In(F32, g), Out(F32, g))
+    k = trace("copy", body, *markers)
+    recipe = Recipe("copy", body, markers, None, True)
+    made = Kernel(k.program, k.module, recipe=recipe)
+    assert type(k.recipe) is Recipe and _slots(k.recipe) == _slots(recipe)
+    assert type(k) is Kernel and _slots(k) == _slots(made) and k == made
+    assert hash(k) == hash(made)
+
+
+def test_in_and_out_constructors_take_what_attrs_would():
+    # In and Out write their own constructors (init=False, for speed): their parameters must
+    # be attrs' fields in order, with the same defaults and keyword-only ones, and the
+    # objects what the fields say, checked as attrs' constructor would check them
+    import inspect
+
+    import pytest
+
+    from tileir.errors import UsageError
+    from tileir.record.markers import Out
+
+    for cls in (In, Out):
+        params = list(inspect.signature(cls).parameters.values())
+        fields = attrs.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields if not f.kw_only] + [
+            f.name for f in fields if f.kw_only
+        ]
+        for p in params:
+            f = getattr(fields, p.name)
+            assert (p.kind is inspect.Parameter.KEYWORD_ONLY) == f.kw_only, p.name
+            if p.default is not inspect.Parameter.empty:
+                assert p.default == f.default, p.name
+    g = cells([256], [128])
+    out = Out(F32, g, ptr_attr="none", unwritten_ok=True)
+    assert (out.format, out.cells, out.ptr_attr, out.unwritten_ok) == (F32, g, "none", True)
+    assert attrs.evolve(out, unwritten_ok=False) == Out(F32, g, ptr_attr="none")
+    assert In(F32, g) == attrs.evolve(In(F32, g, ptr_attr="none"), ptr_attr=None)
+    for bad in (lambda: In("f32", g), lambda: Out(F32), lambda: In(F32, g, ptr_attr="far")):
+        with pytest.raises(UsageError):
+            bad()

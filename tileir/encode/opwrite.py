@@ -21,7 +21,7 @@ from tileir.encode.optable import (
     dense_fault,
     is_default,
 )
-from tileir.encode.plans import FAST, PLANS, OpPlan, write_plain_attr
+from tileir.encode.plans import FAST, PLAIN_KINDS, PLANS, OpPlan, write_plain_attr
 from tileir.encode.pools import Pools
 from tileir.encode.wire import Sink
 from tileir.errors import EncodeError
@@ -163,11 +163,12 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
             op_attrs = op.attrs
             attrs = None if op_attrs is EMPTY_ATTRS or not op_attrs else op_attrs
             n_results = len(results)
-            ok = (
-                (want is None or n_results == want)
-                and (attrs is None or attr_names.issuperset(attrs))
-                and len(op.regions) == n_regions
-            )
+            ok = (want is None or n_results == want) and len(op.regions) == n_regions
+            if ok and attrs is not None:  # (a loop: frozenset.issuperset is C code of its own)
+                for attr in attrs:
+                    if attr not in attr_names:
+                        ok = False
+                        break
             sizes: Optional[Sequence[int]]
             if kinds is None:  # the operands are one run: one count at most
                 n = len(operands)
@@ -602,7 +603,7 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
                 if t.element.name != "i1":  # (an i1 constant's first byte matters too)
                     remember(_GOOD_DENSE, (id(t), len(data)), t, 1024)
             s.varint(pools.constant(data))
-        elif kind.startswith("enum:") or kind in ("bool", "int", "i32[]"):
+        elif kind in PLAIN_KINDS:
             write_plain_attr(s, kind, value)
         elif kind == "bool[]":
             s.varint(len(value))

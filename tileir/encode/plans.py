@@ -219,12 +219,16 @@ class OpPlan:
 
 def write_plain_attr(s: Sink, kind: str, value) -> None:
     """An attribute of kind ``enum:E``, ``bool``, ``int`` or ``i32[]`` (no pool involved)."""
-    if kind.startswith("enum:"):
+    # (the kind's enum by a dict's look, not str.startswith and a slice: C code that no other
+    # step of a recording runs, each a cache miss of its own after a full collection)
+    enum = _ENUM_KINDS.get(kind)
+    if enum is not None:
+        values, first_index = enum
         try:
-            index = _ENUM_INDEX[kind[5:]].get(value)
+            index = first_index.get(value)
         except TypeError:  # unhashable: tuple.index says why
             index = None
-        s.varint(ENUMS[kind[5:]].index(value) if index is None else index)
+        s.varint(values.index(value) if index is None else index)
     elif kind == "bool":
         s.byte(int(bool(value)))
     elif kind == "int":
@@ -237,6 +241,10 @@ def write_plain_attr(s: Sink, kind: str, value) -> None:
 _ENUM_INDEX = {
     name: {v: i for i, v in reversed(list(enumerate(values)))} for name, values in ENUMS.items()
 }
+# "enum:E" -> (E's spellings, {spelling: index of its first occurrence})
+_ENUM_KINDS = {f"enum:{name}": (values, _ENUM_INDEX[name]) for name, values in ENUMS.items()}
+#: the attribute kinds write_plain_attr writes
+PLAIN_KINDS = frozenset({"bool", "int", "i32[]", *_ENUM_KINDS})
 # op name -> its OpPlan: derived once from the constant OP_CODECS
 PLANS = {name: OpPlan(codec) for name, codec in OP_CODECS.items()}
 # version -> op name -> what the op writer's fast path needs (only the ops it can take)

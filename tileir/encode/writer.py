@@ -171,6 +171,9 @@ def _section_head(buf: bytearray, section: int, length: int, alignment: int) -> 
     buf.append(section if alignment == 1 else section | _ALIGNED)
     if length < 0x80:  # (the length's varint, as leb128 spells it)
         buf.append(length)
+    elif length < 0x4000:  # (most function sections: two bytes, without leb128's list)
+        buf.append((length & 0x7F) | 0x80)
+        buf.append(length >> 7)
     else:
         buf += leb128((length,))
     if alignment > 1:

@@ -415,7 +415,7 @@ def trusted_value(id: int, type: Type) -> Value:
 
 
 @frozen(repr=False, cache_hash=True)
-class Function:
+class Function(Referable):
     """An entry function.  ``params`` are values ``0 .. P-1``; ``body`` ends in ``return``."""
 
     name: str
@@ -444,7 +444,7 @@ class Global:
 
 
 @frozen
-class Module:
+class Module(Referable):
     """A ``cuda_tile`` module: its entry functions and globals."""
 
     functions: tuple[Function, ...] = field(converter=_functions)
@@ -458,6 +458,43 @@ class Module:
                 return f
         names = ", ".join(f.name for f in self.functions)
         raise KeyError(f"module has no entry `{name}` (it has {names or 'none'})")
+
+
+# (the lowering makes one Function and one Module per kernel: made as their drafts, as
+# trusted_op makes an Op, without the constructors' converters and frames)
+_FunctionDraft, _ModuleDraft = draft_of(Function), draft_of(Module)
+
+
+def trusted_function(
+    name: str,
+    params: tuple[Value, ...],
+    body: Block,
+    hints: Optional[Hints],
+    loc: Optional[Loc],
+) -> Function:
+    """``Function(name, params, body, hints, loc)`` for a caller that hands over a tuple of
+    parameters: the same function, made as its draft (see :func:`trusted_op`)."""
+    fn: Any = _FunctionDraft()
+    fn.name = name
+    fn.params = params
+    fn.body = body
+    fn.hints = hints
+    fn.loc = loc
+    fn._attrs_cached_hash = None
+    fn.__class__ = Function
+    return fn
+
+
+def trusted_module(functions: tuple[Function, ...], globals_: tuple[Global, ...]) -> Module:
+    """``Module(functions, globals_)`` for a caller that hands over tuples: the same module
+    (no producer, the default name), made as its draft (see :func:`trusted_op`)."""
+    module: Any = _ModuleDraft()
+    module.functions = functions
+    module.globals = globals_
+    module.producer = None
+    module.name = "kernels"
+    module.__class__ = Module
+    return module
 
 
 # ----------------------------------------------------------------------------- attributes

@@ -48,6 +48,8 @@ from tileir.ir.module import (
     clean_attrs,
     freeze_attrs,
     trusted_block,
+    trusted_function,
+    trusted_module,
     trusted_op1,
     trusted_op_n,
     trusted_value,
@@ -375,8 +377,9 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             for key in made:
                 del env[key]
             self.undo, self.made, self.local = self.scopes[-1]
-        else:  # the function's own block: nothing is bound outside it (no key to hash again)
-            env.clear()
+        else:  # the function's own block: nothing is bound outside it (no key to hash again;
+            # a new map, where dict.clear is C code no other step of a lowering runs)
+            self.env = {}
         ops = self.blocks.pop()
         self.ops = self.blocks[-1] if self.blocks else []
         return tuple(ops)
@@ -625,14 +628,14 @@ class _Lowering(Addressing, GuardedAccess, MemoryInstrs):
             rules[type(ins)](self, ins)
         self.emit_exact("return", (), (), EMPTY_ATTRS, None, loc)
         body = trusted_block((), self.close_block())
-        return Function(prog.name, self.params, body, prog.hints, prog.loc)
+        return trusted_function(prog.name, self.params, body, prog.hints, prog.loc)
 
 
 def lower(program: Program) -> Module:
     """The Module of ``cuda_tile`` ops that ``program`` records."""
     walk = _Lowering(program)
     fn = walk.function()
-    return Module((fn,), tuple(walk.globals.values()))
+    return trusted_module((fn,), tuple(walk.globals.values()))
 
 
 #: instruction class -> rule(lowering, instruction): the ops it emits

@@ -67,9 +67,11 @@ def cell_lanes(
     if loc is None:
         loc = user_loc(CALLER)
     out: list[Bound] = []
-    for d, (ext, tile) in enumerate(zip(cells_.extent, cells_.tile)):
-        if isinstance(ext, int) and ext % tile == 0:
-            continue  # every cell is whole along d: no lane past the extent
+    # (the ragged dimensions, worked out with the cells: along every other one each cell is
+    # whole, so no lane lies past the extent)
+    extent, tiles = cells_.extent, cells_.tile
+    for d in cells_.ragged:
+        ext, tile = extent[d], tiles[d]
         start = binary_at("mul", index[d], tile, loc, EMPTY_ATTRS) if tile != 1 else index[d]
         if ext is DYN_DIM:
             limit = Tile(

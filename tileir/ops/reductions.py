@@ -101,12 +101,13 @@ def reduce_dims(t: Tile, dim: Dims, op: str) -> tuple[int, ...]:
 
 
 def _named(combiner: str, t: TileLike, dim: Dims, keepdims: bool) -> Tile:
-    op = f"reduce_{combiner}"
+    # (the op's name made only for the calls that may refuse: the usual reduce of one tile
+    # along one dimension builds no string)
     if not isinstance(t, Tile):
-        t = as_tile(t, None, op)
+        t = as_tile(t, None, f"reduce_{combiner}")
     if isinstance(dim, int) and not isinstance(dim, bool):
         return _named_one(combiner, t, dim, keepdims)
-    dims = reduce_dims(t, dim, op)
+    dims = reduce_dims(t, dim, f"reduce_{combiner}")
     if not dims:  # a rank-0 tile, or no dimensions named: nothing to combine
         return t
     # one reduce per dimension, the highest first, so the lower ones keep their numbers

@@ -224,11 +224,14 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     """
     if not isinstance(produced, GeneratorType):  # what inspect.isgenerator asks
         return builder, produced
-    state, value = drive_state(
+    (kernel, params, done, next_id, loops), value = drive_state(
         (builder.kernel, builder.params, builder.instrs, builder.next_id, builder.loops),
         produced,
     )
-    return Builder(*state), value
+    # (a Builder holds a persistent vector: see DrivenState)
+    # (a test by the exact class: isinstance of PVector, an ABC, runs the ABC machinery)
+    instrs = NO_INSTRS.extend(done) if type(done) is list else done
+    return Builder(kernel, params, instrs, next_id, loops), value  # type: ignore[arg-type]
 
 
 #: the effect class drive_state applies itself (a test swaps it out to check the fast path
@@ -237,9 +240,14 @@ _DRIVE_APPLIES = Emit
 
 #: A Builder's fields, in its constructor's order: what :func:`drive_state` threads.
 BuilderState = tuple[str, tuple[Param, ...], PVector[Instr], int, tuple[LoopScope, ...]]
+#: What :func:`drive_state` answers: a BuilderState, whose instructions are a plain list when
+#: the body only emitted, from none (trace takes them as they are; drive makes the vector).
+DrivenState = tuple[
+    str, tuple[Param, ...], Union[PVector[Instr], list[Instr]], int, tuple[LoopScope, ...]
+]
 
 
-def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[BuilderState, Any]:
+def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[DrivenState, Any]:
     """:func:`drive` for a generator, on a Builder's fields (``Builder(*state)`` is the
     builder): the recording state after the body, and its value.  ``trace`` asks this
     directly, needing only the instructions."""
@@ -249,23 +257,32 @@ def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[BuilderSt
     # Emit.apply would, without a Builder made per effect; any other effect gets the
     # Builder they make, and hands back the one it leaves
     kernel, params, instrs, next_id, loops = state
+    # an Emit's instruction waits in a plain list (one append in C, where a persistent
+    # vector's append makes a new vector each time); the vector takes the run in one extend,
+    # before any other effect sees the builder, and at the end
+    pending: list[Instr] = []
     while True:
         try:
             effect = produced.send(value)
         except StopIteration as stop:
-            return (kernel, params, instrs, next_id, loops), stop.value
+            # (a body that only emitted, from no instructions: its list, see DrivenState)
+            done = (instrs.extend(pending) if instrs else pending) if pending else instrs
+            return (kernel, params, done, next_id, loops), stop.value
         if type(effect) is _DRIVE_APPLIES:
             ttype = effect.type
             if ttype is None:
-                instrs = instrs.append(effect.template)
+                pending.append(effect.template)
                 value = None
             else:
-                instrs = instrs.append(_with_result(effect.template, next_id))
+                pending.append(_with_result(effect.template, next_id))
                 value = make_tile("var", (), var_attrs(next_id), ttype, effect.loc, effect.lanes)
                 next_id += 1
             continue
         if not isinstance(effect, Effect):
             raise _not_an_effect(produced, effect)
+        if pending:
+            instrs = instrs.extend(pending)
+            pending = []
         builder, value = effect.apply(Builder(kernel, params, instrs, next_id, loops))
         kernel, params, instrs, next_id, loops = (
             builder.kernel,

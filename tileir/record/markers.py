@@ -279,15 +279,29 @@ class Marker:
         )
 
 
-@attrs.frozen(repr=False)
+# In and Out write their own constructors (init=False): every recording makes its markers
+# again, and attrs' constructor of a frozen class sets each field through a bound
+# object.__setattr__ that looks the field up in the class; these set the slots through their
+# descriptors (the same fields, defaults and checks: tests/record check them against attrs')
+
+
+@attrs.frozen(repr=False, init=False)
 class In(Marker):
     """A read-only buffer in ``format``, cut into ``cells``."""
 
     cells: Cells = attrs.field(default=None)
     role = "In"
 
+    def __init__(
+        self, format: Format, cells: Optional[Cells] = None, *, ptr_attr: Optional[str] = None
+    ) -> None:
+        _SET_FORMAT(self, format)
+        _SET_PTR_ATTR(self, ptr_attr)
+        _SET_IN_CELLS(self, cells)
+        _validate_marker(self)
 
-@attrs.frozen(repr=False)
+
+@attrs.frozen(repr=False, init=False)
 class Out(Marker):
     """A buffer written through its cells (``store_cell``, ``store_sub``); its cells are the grid.
 
@@ -300,9 +314,31 @@ class Out(Marker):
     unwritten_ok: bool = attrs.field(default=False, kw_only=True)
     role = "Out"
 
+    def __init__(
+        self,
+        format: Format,
+        cells: Optional[Cells] = None,
+        *,
+        ptr_attr: Optional[str] = None,
+        unwritten_ok: bool = False,
+    ) -> None:
+        _SET_FORMAT(self, format)
+        _SET_PTR_ATTR(self, ptr_attr)
+        _SET_OUT_CELLS(self, cells)
+        _SET_UNWRITTEN_OK(self, unwritten_ok)
+        _validate_marker(self)
+
     def __repr__(self) -> str:
         text = Marker.__repr__(self)
         return text[:-1] + ", unwritten_ok=True)" if self.unwritten_ok else text
+
+
+# (the slots' descriptors In's and Out's constructors set)
+_SET_FORMAT = Marker.__dict__["format"].__set__
+_SET_PTR_ATTR = Marker.__dict__["ptr_attr"].__set__
+_SET_IN_CELLS = In.__dict__["cells"].__set__
+_SET_OUT_CELLS = Out.__dict__["cells"].__set__
+_SET_UNWRITTEN_OK = Out.__dict__["unwritten_ok"].__set__
 
 
 @attrs.frozen(repr=False)
@@ -326,6 +362,15 @@ class Scalar(Marker):
 
 
 def _validate_marker(marker: Marker) -> None:
+    cls = type(marker)
+    # the usual marker (every recording makes its markers again): a Format, no pointer
+    # attribute, and its Cells where it needs them; the checks below would find nothing
+    if (
+        marker.ptr_attr is None
+        and type(marker.format) is Format
+        and ((cls is In or cls is Out) and type(marker.cells) is Cells or cls is Scalar)
+    ):
+        return
     if not isinstance(marker.format, Format):
         raise UsageError(
             f"{type(marker).__name__}: format must be a tileir Format such as F32, "

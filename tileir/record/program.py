@@ -9,7 +9,7 @@ equal Programs with equal hashes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union, get_args
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union, get_args
 
 from attrs import field, frozen
 
@@ -371,19 +371,27 @@ Instr = Union[
 INSTRUCTIONS: tuple[type, ...] = get_args(Instr)
 
 
-def walk_instructions(body: Iterable[Instr]) -> Iterator[Instr]:
+def walk_instructions(body: Iterable[Instr]) -> list[Instr]:
     """Every instruction of ``body`` and of the bodies nested in it (loops, both branches of
     an ``if``, the groups of a ``together``), each before the ones inside it."""
+    # (a list, made by a plain loop: every recording walks its body, and a generator's
+    # resumption is C code that nothing else on a recording's path runs)
+    out: list[Instr] = []
+    _walk_into(body, out)
+    return out
+
+
+def _walk_into(body: Iterable[Instr], out: list[Instr]) -> None:
     for ins in body:
-        yield ins
+        out.append(ins)
         if isinstance(ins, (For, Loop)):
-            yield from walk_instructions(ins.body)
+            _walk_into(ins.body, out)
         elif isinstance(ins, If):
-            yield from walk_instructions(ins.then_body)
-            yield from walk_instructions(ins.else_body)
+            _walk_into(ins.then_body, out)
+            _walk_into(ins.else_body, out)
         elif isinstance(ins, Together):
             for group in ins.groups:
-                yield from walk_instructions(group)
+                _walk_into(group, out)
 
 
 #: Instructions that read or write memory (or print): they take and make the token.
