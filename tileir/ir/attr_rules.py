@@ -70,6 +70,8 @@ FLOAT_ROUNDINGS: dict[str, tuple[str, ...]] = {
 ARITH_FORMATS = {"float": ("f16", "bf16", "f32", "f64"), "int": ("i1", "i8", "i16", "i32", "i64")}
 
 ATOMIC_MODES = ENUMS["atomic_mode"]
+# (the modes of an atomic other than atomic_rmw_tko: no exchange)
+_MODES_BUT_XCHG = tuple(m for m in ATOMIC_MODES if m != "xchg")
 _INT_MODES = ("and", "or", "xor", "add", "max", "min", "umax", "umin")
 
 
@@ -197,22 +199,24 @@ def check_access(
             raise RuleError(f"allow_tma {allow_tma!r} is not a bool")
 
 
+_RMW_ORDERINGS = ("relaxed", "acquire", "release", "acq_rel")
+
+
 def check_atomic(op: str, mode: Optional[str], fmt: Format, ordering: str, scope: str) -> None:
     """An atomic's mode against its element format, and its ordering and scope."""
     if op == "atomic_red_view_tko":
         check_choice("memory ordering of atomic_red_view_tko", ordering, ("relaxed",))
         check_choice("memory scope of atomic_red_view_tko", scope, ("tl_blk", "device"))
-    else:
-        check_choice(
-            f"memory ordering of `{op}`", ordering, ("relaxed", "acquire", "release", "acq_rel")
-        )
-        check_choice(f"memory scope of `{op}`", scope, ENUMS["memory_scope"])
+    else:  # (each refusal's words made only when it refuses: every atomic asks)
+        if ordering not in _RMW_ORDERINGS:
+            check_choice(f"memory ordering of `{op}`", ordering, _RMW_ORDERINGS)
+        if scope not in ENUMS["memory_scope"]:
+            check_choice(f"memory scope of `{op}`", scope, ENUMS["memory_scope"])
     if mode is None:
         return
-    modes = (
-        ATOMIC_MODES if op == "atomic_rmw_tko" else tuple(m for m in ATOMIC_MODES if m != "xchg")
-    )
-    check_choice(f"mode of `{op}`", mode, modes)
+    modes = ATOMIC_MODES if op == "atomic_rmw_tko" else _MODES_BUT_XCHG
+    if mode not in modes:
+        check_choice(f"mode of `{op}`", mode, modes)
     if mode == "addf" and not fmt.is_float:
         raise RuleError(f"mode 'addf' adds floats; the elements are {fmt} (use 'add')")
     if mode in _INT_MODES and not fmt.is_int:

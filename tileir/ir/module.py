@@ -209,6 +209,14 @@ _MAX_FROZEN = 4096
 _PLAIN_TYPES = frozenset({str, int, bool, type(None)})
 
 
+def _all_exact_ints(values: tuple) -> bool:
+    # (a loop: all() of a generator is a function object and C code of its own per call)
+    for x in values:
+        if type(x) is not int:
+            return False
+    return True
+
+
 def _exact_key(value: dict) -> Optional[tuple]:
     key: list[tuple[str, type, object]] = []
     for k, v in value.items():
@@ -221,7 +229,7 @@ def _exact_key(value: dict) -> Optional[tuple]:
             if v != v:
                 return None
             key.append((k, t, v.hex()))
-        elif t is tuple and all(type(x) is int for x in v):
+        elif t is tuple and _all_exact_ints(v):
             key.append((k, t, v))  # (a permutation, dims: exact ints only, never bools)
         elif (
             t is Dense

@@ -103,7 +103,8 @@ def element_bytes(fmt: Format) -> int:
     """Bytes per element in a dense constant (tf32: 3, sub-byte formats: 1)."""
     if fmt.name == "tf32":
         return 3
-    return max(1, (fmt.bits + 7) // 8)
+    n = (fmt.bits + 7) // 8  # (not max(): its argument parsing is C code of its own)
+    return n if n > 1 else 1
 
 
 def tf32_round(x: npt.ArrayLike) -> np.ndarray:

@@ -231,7 +231,11 @@ _type_of = attrgetter("type")
 
 
 def _touches_memory(body: Iterable[Instr]) -> bool:
-    return any(isinstance(ins, MEMORY_INSTRS) for ins in walk_instructions(body))
+    # (a loop: any() of a generator closes it when it stops early, C code of its own)
+    for ins in walk_instructions(body):
+        if isinstance(ins, MEMORY_INSTRS):
+            return True
+    return False
 
 
 def _exits(body: Sequence[Instr]) -> bool:

@@ -84,7 +84,9 @@ class MemoryInstrs(Walk):
 
     def _load(self, ins: Load) -> None:
         # a load promised in bounds reads no padding, and tileiras refuses a padded view there
-        pv = self.any_view(ins.param, ins.view, ins.loc, padded=not any(ins.access.inbounds))
+        # (most loads promise nothing: an empty tuple, asked without any()'s call)
+        inbounds = ins.access.inbounds
+        pv = self.any_view(ins.param, ins.view, ins.loc, padded=not (inbounds and any(inbounds)))
         index = tuple(map(self.value, ins.index))
         tile, tok = self.emit_exact(
             "load_view_tko",

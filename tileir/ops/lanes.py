@@ -120,14 +120,21 @@ def _derive(t: Tile, memo: dict[int, tuple[Bound, ...]]) -> tuple[Bound, ...]:
         src = t.args[0]
         if src.rank != t.rank:
             return ()
-        return tuple(b for b in _lanes(src, memo) if src.shape[b[0]] == t.shape[b[0]])
+        # (plain loops here and below, not generators: every tile of a ragged kernel asks)
+        kept: list[Bound] = []
+        for bound in _lanes(src, memo):
+            if src.shape[bound[0]] == t.shape[bound[0]]:
+                kept.append(bound)
+        return tuple(kept)
     if op == "reshape":
         return _through_reshape(t.args[0], t.shape, _lanes(t.args[0], memo))
     if op == "reduce" and "dim" in t.attrs:
         d = t.attrs["dim"]
-        return tuple(
-            (dim - (dim > d), s, lim) for dim, s, lim in _lanes(t.args[0], memo) if dim != d
-        )
+        kept = []
+        for dim, s, lim in _lanes(t.args[0], memo):
+            if dim != d:
+                kept.append((dim - (dim > d), s, lim))
+        return tuple(kept)
     if op == "permute":
         perm = list(t.attrs["permutation"])
         return tuple((perm.index(dim), s, lim) for dim, s, lim in _lanes(t.args[0], memo))
@@ -138,10 +145,12 @@ def _derive(t: Tile, memo: dict[int, tuple[Bound, ...]]) -> tuple[Bound, ...]:
         return _union([rows, cols, _lanes(acc, memo)])
     if op in _NOT_ELEMENTWISE:
         return ()
-    same = [a for a in t.args if isinstance(a, Tile) and a.shape == t.shape]
-    if len(same) != len(t.args):
-        return ()  # an op over tiles of other shapes: its lanes are not its operands'
-    return _union([_lanes(a, memo) for a in same])
+    parts = []
+    for arg in t.args:
+        if not isinstance(arg, Tile) or arg.shape != t.shape:
+            return ()  # an op over tiles of other shapes: its lanes are not its operands'
+        parts.append(_lanes(arg, memo))
+    return _union(parts)
 
 
 def _through_reshape(

@@ -369,8 +369,8 @@ def _offsets(at: Index, shape: Sequence[int], strides: Optional[Sequence[int]], 
     total = index_tile(at, op, loc)
     for d, (n, s) in enumerate(zip(shape, strides)):
         lane = iota_at(n, I32, loc)
-        if len(shape) > 1:
-            lane = reshape_at(lane, tuple(n if e == d else 1 for e in range(len(shape))), loc)
+        if len(shape) > 1:  # (n along d, 1 along the others: no generator's frame)
+            lane = reshape_at(lane, (1,) * d + (n,) + (1,) * (len(shape) - d - 1), loc)
         if s != 1:
             lane = binary_at("mul", lane, s, loc, EMPTY_ATTRS)
         total = binary_at("add", total, lane, loc, EMPTY_ATTRS)
@@ -552,11 +552,15 @@ def _atomic_operands(
     base: Base, fmt: Format, offsets: Optional[TileLike], values: Iterable[TileLike], op: str
 ) -> tuple[Optional[Tile], list[Tile], tuple[int, ...]]:
     offs = None if isinstance(base, Tile) and base.rank else _offset_tile(offsets, op)
-    vals = [as_tile(v, constant(0, fmt), op) for v in values]
+    # (plain loops, not comprehensions: a comprehension is a function object per call)
+    vals: list[Tile] = []
+    for v in values:
+        vals.append(as_tile(v, constant(0, fmt), op))
+    shapes = [_lanes(base, offs)]
     for v in vals:
         if v.format != fmt:
             raise refuse(op, f"value is {v.type} and the destination holds {fmt}", user_loc())
-    shapes = [_lanes(base, offs)] + [v.shape for v in vals]
+        shapes.append(v.shape)
     try:
         shape = widen_many(shapes)
     except RuleError as err:
@@ -565,7 +569,10 @@ def _atomic_operands(
         offs = broadcast(offs, shape)
     if offs is None and isinstance(base, Tile) and base.shape != shape:  # (a tile of pointers)
         raise refuse(op, f"values of shape {list(shape)} for {base.type}", user_loc())
-    return offs, [broadcast(v, shape) if v.shape != shape else v for v in vals], shape
+    widened: list[Tile] = []
+    for v in vals:
+        widened.append(broadcast(v, shape) if v.shape != shape else v)
+    return offs, widened, shape
 
 
 def atomic(

@@ -200,13 +200,22 @@ def broadcast(t: TileLike, shape: Sequence[int]) -> Tile:
     t = as_tile(t, None, "broadcast")
     shape = shape_tuple(shape, "broadcast")
     check_shape(shape, "broadcast")
-    if t.rank not in (0, len(shape)) or any(a not in (1, b) for a, b in zip(t.shape, shape)):
+    if t.rank not in (0, len(shape)) or not _widens(t.shape, shape):
         raise refuse(
             "broadcast",
             f"{t.type} does not widen to {list(shape)}: only dimensions of "
             f"length 1 (or a rank-0 tile) widen",
         )
     return _widen_to(t, shape, "broadcast")
+
+
+def _widens(have: tuple[int, ...], want: tuple[int, ...]) -> bool:
+    """Each dimension of ``have`` (of ``want``'s rank, or rank 0) is 1 or ``want``'s."""
+    # (a loop by index: any() of a generator over zip() is three C routines of its own)
+    for d, a in enumerate(have):
+        if a != 1 and a != want[d]:
+            return False
+    return True
 
 
 def reshape(t: Tile, shape: Sequence[int]) -> Tile:

@@ -778,11 +778,11 @@ def drop_defaults(op: str, attrs_: dict[str, Any]) -> dict[str, Any]:
     if not attrs_:
         return attrs_
     defaults = attr_defaults(op)
-    return {
-        k: v
-        for k, v in attrs_.items()
-        if v is not None and not (k in defaults and defaults[k] == v)
-    }
+    kept: dict[str, Any] = {}  # (a loop: a comprehension is a function object per call)
+    for k, v in attrs_.items():
+        if v is not None and not (k in defaults and defaults[k] == v):
+            kept[k] = v
+    return kept
 
 
 def _arith_format(op: str, t: TileType) -> None:
