@@ -488,3 +488,43 @@ def test_cost_model_counts_a_record_under_valgrind():
     assert warm["CEst"] > warm["Ir"]
     # three binaries at most, then three C functions, the interpreter's among them
     assert len(where) <= 6 and any("libpython" in w and "binary" in w for w in where)
+
+
+# ----------------------------------------------------------------------- cost_by_function
+# two dump parts as callgrind writes them: names compressed to (n) after their first use, a
+# call's inclusive cost on the line after its calls= line
+_PART_A = """desc: Trigger: Client Request: tileir/kernel.py:trace
+events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+fn=(1) _PyEval_EvalFrameDefault
+10 100 20 10 1 2 1 3 4 1
+cfn=(2) _PyCode_CreateLineArray
+calls=1 0
+10 50 5 5 0 1 1 0 2 9
+fn=(2)
+5 50 5 5 0 1 1 0 2 9
+"""
+_PART_B = """desc: Trigger: Client Request: C:dict.get@tileir/kernel.py:_record
+events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+fn=(1) dict_get
+3 40 8 0 2 1 0 5 6 0
++1 10 2 0 0 0 0 1 1 0
+"""
+
+
+def test_cost_by_function_sums_each_label_without_the_profilers_own_functions():
+    from bench import cost_by_function as cbf
+
+    label, costs = cbf.parse_part(_PART_A)
+    assert label == "tileir/kernel.py:trace"
+    # the inclusive line under calls= is not the caller's self cost
+    assert costs["_PyEval_EvalFrameDefault"] == [100, 20, 10, 1, 2, 1, 3, 4, 1]
+    assert costs["_PyCode_CreateLineArray"][8] == 9
+    total = cbf.by_label([cbf.parse_part(_PART_A), cbf.parse_part(_PART_B)])
+    assert cbf.misses(total["tileir/kernel.py:trace"]) == 8  # the line table's 11 left out
+    assert total["C:dict.get@tileir/kernel.py:_record"][7] == 7
+    text = cbf.report(total, 5)
+    assert text.splitlines()[0].startswith("L2 misses 21 (i 9, dr 11, dw 1)")
+    assert "C:dict.get" in text.splitlines()[1]  # the most misses (13) first, then trace's 8
+    assert "tileir/kernel.py:trace" in text.splitlines()[2]
+    inside = cbf.within([cbf.parse_part(_PART_B)], "_record", 5)
+    assert "dict_get" in inside and "dr    7" in inside
