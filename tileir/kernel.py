@@ -39,7 +39,7 @@ from tileir.lower import lowering
 from tileir.lower.guards import guarded_params, static_reach
 from tileir.record.builder import NO_INSTRS, drive_state
 from tileir.record.convention import trace_params
-from tileir.record.markers import Marker, Out, Param
+from tileir.record.markers import In, Marker, Out, Param
 from tileir.record.program import Instr, Program, Store, make_program
 from tileir.record.source import code_loc, user_loc
 from tileir.record.writes import written_params
@@ -367,6 +367,18 @@ def _params_key(name: str, markers: tuple[Marker, ...]) -> Optional[tuple]:
     key: list = [name]
     for m in markers:
         cls = type(m)
+        # the usual markers' fields by name (tests/record check these are all their fields):
+        # attribute loads the interpreter specializes, where the getter below runs C code
+        # (attrgetter, map, tuple) that nothing else on a recording's path runs
+        if cls is In:
+            key.append(In)
+            key.append((id(m.format), id(m.ptr_attr), id(m.cells)))
+            continue
+        if cls is Out:
+            key.append(Out)
+            unwritten_ok = m.unwritten_ok  # type: ignore[attr-defined]  # (an Out: cls is)
+            key.append((id(m.format), id(m.ptr_attr), id(m.cells), id(unwritten_ok)))
+            continue
         fields = _MARKER_FIELDS.get(cls)
         if fields is None:
             if not issubclass(cls, Marker):

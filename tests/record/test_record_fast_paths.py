@@ -367,3 +367,19 @@ def test_a_shape_is_its_whole_numbers_as_ints_and_anything_else_is_refused():
     for bad in ([2, True], [2.0, 3], ["2"], [None]):
         with pytest.raises(RecordingError, match=r"`reshape`: shape must be a sequence of ints"):
             shape_tuple(bad, "reshape")
+
+
+def test_params_key_of_in_and_out_is_the_key_of_all_their_fields():
+    # _params_key names In's and Out's fields itself (no getter): the key must be the one
+    # the getter of all their attrs fields gives, so a field added to either is keyed too
+    from operator import attrgetter
+
+    from tileir.record.markers import Shared
+
+    g = cells([256], [128])
+    markers = (In(F32, g), Out(F32, g, unwritten_ok=True), Out(F32, g), Shared(F32))
+    generic: list = ["k"]
+    for m in markers:
+        names = [f.name for f in attrs.fields(type(m))]
+        generic += [type(m), tuple(map(id, attrgetter(*names)(m)))]
+    assert kernel_module._params_key("k", markers) == tuple(generic)

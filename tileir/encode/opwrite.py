@@ -224,8 +224,12 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                     if type(part) is bytes:
                         buf += part
                     else:
-                        s.varint(sizes[part])
-                        buf += bytes(sizes[part])
+                        n = sizes[part]
+                        if n < 0x80:  # (the count's varint in place, as below)
+                            buf.append(n)
+                        else:
+                            s.varint(n)
+                        buf += _ZEROS[n] if n < 16 else bytes(n)
             at = 0
             for kind, n in zip(kinds, sizes):  # group by group, a count before a "*" one
                 if kind == "*":
@@ -269,6 +273,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
 
 
 _RUNS = [(n,) for n in range(16)]  # an ungrouped op's sizes: one run (made once)
+_ZEROS = [bytes(n) for n in range(16)]  # a bool[] attribute's default, per count (made once)
 
 #: a plain op's layout (see _plain_layout), or False where there is none
 _Layout = Union[tuple[bytes, bytes, bool, Mapping[str, Any]], Literal[False]]
@@ -368,11 +373,24 @@ def _write_block(s: Sink, block: Block, scope: WriteScope, op: Op) -> None:
     check_block(block, scope, op)
     index = scope.index
     mark, before = scope.next, len(index)
-    s.varint(len(block.args))
-    for arg in block.args:
-        s.varint(scope.pools.type(arg.type))
+    buf = s.buf  # (one-byte varints in place, as write_ops writes them)
+    args = block.args
+    if len(args) < 0x80:
+        buf.append(len(args))
+    else:
+        s.varint(len(args))
+    type_index = scope.pools.type
+    for arg in args:
+        i = type_index(arg.type)
+        if i < 0x80:
+            buf.append(i)
+        else:
+            s.varint(i)
         scope.define(arg, op)
-    s.varint(len(block.ops))
+    if len(block.ops) < 0x80:
+        buf.append(len(block.ops))
+    else:
+        s.varint(len(block.ops))
     write_ops(s, block.ops, scope)
     # the bytecode forgets a block's values when it closes: they are the entries added last
     # (a value is never defined twice, and inner blocks take theirs back out)
@@ -602,7 +620,11 @@ def _write_attr(s: Sink, kind: str, name: str, value, op: Op, scope: WriteScope)
                     raise scope.fail(f"value: {fault}", op)
                 if t.element.name != "i1":  # (an i1 constant's first byte matters too)
                     remember(_GOOD_DENSE, (id(t), len(data)), t, 1024)
-            s.varint(pools.constant(data))
+            i = pools.constant(data)
+            if i < 0x80:  # (a one-byte varint in place)
+                s.buf.append(i)
+            else:
+                s.varint(i)
         elif kind in PLAIN_KINDS:
             write_plain_attr(s, kind, value)
         elif kind == "bool[]":
