@@ -210,19 +210,16 @@ def _check_outs_written(
     """Refuse an Out no instruction writes, unless its marker says it may stay unwritten."""
     # a plain loop, not a set comprehension: every recording asks, and a comprehension is a
     # call of its own
-    # (a dict of the Outs not yet seen written, and their count: set.add and set.discard
-    # are C code that no other step of a recording runs, a dict's get and store are not)
-    unseen: dict[int, bool] = {}
-    left = 0
+    # (a dict as the set of the Outs not yet seen written: set.add and set.discard are C code
+    # that no other step of a recording runs, a dict's store and delete are not)
+    unseen: dict[int, None] = {}
     for p in params:
         if isinstance(p.marker, Out) and not p.marker.unwritten_ok:
-            unseen[p.index] = True
-            left += 1
+            unseen[p.index] = None
     for ins in instrs:  # most kernels store every Out at their top level
-        if type(ins) is Store and unseen.get(ins.param):
-            unseen[ins.param] = False
-            left -= 1
-    if not left:
+        if type(ins) is Store and ins.param in unseen:
+            del unseen[ins.param]
+    if not unseen:
         return
     written = written_params(instrs)
     for p in params:

@@ -32,7 +32,15 @@ from tileir.ir.drafts import Referable, draft_of
 from tileir.ir.memo import memo_table, register_memo, remember
 from tileir.ir.numerics import Dense, ScalarAttr
 from tileir.ir.signatures import attr_defaults
-from tileir.types import POINTER_TYPES, TILE_TYPES, Format, FunctionType, TileType, Type
+from tileir.types import (
+    POINTER_TYPES,
+    TILE_TYPES,
+    Format,
+    FunctionType,
+    TileType,
+    Type,
+    _all_ints,
+)
 
 __all__ = [
     "Value",
@@ -209,14 +217,6 @@ _MAX_FROZEN = 4096
 _PLAIN_TYPES = frozenset({str, int, bool, type(None)})
 
 
-def _all_exact_ints(values: tuple) -> bool:
-    # (a loop: all() of a generator is a function object and C code of its own per call)
-    for x in values:
-        if type(x) is not int:
-            return False
-    return True
-
-
 def _exact_key(value: dict) -> Optional[tuple]:
     key: list[tuple[str, type, object]] = []
     for k, v in value.items():
@@ -229,7 +229,7 @@ def _exact_key(value: dict) -> Optional[tuple]:
             if v != v:
                 return None
             key.append((k, t, v.hex()))
-        elif t is tuple and _all_exact_ints(v):
+        elif t is tuple and _all_ints(v):  # (a loop: no generator's function object)
             key.append((k, t, v))  # (a permutation, dims: exact ints only, never bools)
         elif (
             t is Dense
