@@ -284,6 +284,21 @@ _set_element = TileType.element.__set__  # type: ignore[union-attr]
 _set_tile_type_hash = TileType._attrs_cached_hash.__set__  # type: ignore[attr-defined]
 
 
+def _tile_type_hash(self: TileType) -> int:
+    """A tile type's hash, computed on first use and kept in its slot as a plain int (in place
+    of attrs' cached hash, which reads the slot twice per call and wraps the value in an int
+    subclass; a tile's hash asks for its type's, for every tile the lowering emits).  attrs'
+    pickled state leaves the slot out."""
+    h = self._attrs_cached_hash  # type: ignore[attr-defined]
+    if h is None:
+        h = hash((self.shape, self.element))
+        _set_tile_type_hash(self, h)
+    return h
+
+
+TileType.__hash__ = _tile_type_hash  # type: ignore[method-assign,assignment]
+
+
 def _all_ints(shape: tuple) -> bool:
     for d in shape:
         if type(d) is not int:

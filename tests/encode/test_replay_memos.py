@@ -95,6 +95,31 @@ def test_a_file_that_leaves_a_trail_takes_the_usual_way_from_there(monkeypatch):
     warm = encode(module, "13.4", debug_info=True)
     assert any(kind == "type" for kind, _ in slow)  # (it did leave them)
     assert warm == _cold(module, "13.4")
+    # what it added after leaving went into copies: the trails it replayed still give the
+    # other kernels' own tables
+    for other in CHAPTER:
+        other_module = registry.get(other).build().module
+        assert encode(other_module, "13.4", debug_info=True) == _cold(other_module, "13.4")
+
+
+def test_the_trails_copies_stay_bounded_and_right_when_they_start_afresh(monkeypatch):
+    monkeypatch.setattr(typecodec, "_MAX_HELD", 8)  # (a few steps' copies of by_id)
+    step, over = typecodec._Trails.step, []
+
+    def checked_step(self, node, key, found, table, n_kept, held):
+        child = step(self, node, key, found, table, n_kept, held)
+        # the count holds the copies kept since the trails last started afresh, and stays
+        # under the bound by one copy at most (a step is kept, then the bound looked at)
+        over.append(self.held - len(table.by_id) >= 8)
+        return child
+
+    monkeypatch.setattr(typecodec._Trails, "step", checked_step)
+    clear_memos()
+    modules = [registry.get(n).build().module for n in CHAPTER]
+    cold = [_cold(m, "13.4") for m in modules]
+    for _ in range(2):
+        assert [encode(m, "13.4", debug_info=True) for m in modules] == cold
+    assert len(over) > 10 and not any(over)
 
 
 def test_the_trails_stay_bounded_and_right_when_they_start_afresh(monkeypatch):

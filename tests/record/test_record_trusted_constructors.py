@@ -191,3 +191,29 @@ def test_in_and_out_constructors_take_what_attrs_would():
     for bad in (lambda: In("f32", g), lambda: Out(F32), lambda: In(F32, g, ptr_attr="far")):
         with pytest.raises(UsageError):
             bad()
+
+
+@pytest.mark.parametrize("kind", ["tile", "tile type"])
+def test_a_kept_hash_is_a_plain_int_that_equal_objects_share_and_pickling_drops(kind):
+    import pickle
+
+    ttype = TileType((4,), F32)
+    if kind == "tile":
+        made = Tile("constant", (), {"value": 1.0}, ttype, Loc("k.py", 3, 1))
+        # (loc and lanes are outside equality, so outside the hash too)
+        other = make_tile(
+            "constant", (), freeze_attrs({"value": 1.0}), canonical_tile_type((4,), F32)
+        )
+        different = Tile("constant", (), {"value": 2.0}, ttype)
+    else:
+        made, other, different = ttype, canonical_tile_type((4,), F32), TileType((4,), I32)
+    assert made == other and made is not other
+    assert made._attrs_cached_hash is None  # (computed on first use)
+    h = hash(made)
+    assert type(made._attrs_cached_hash) is int and made._attrs_cached_hash == h == hash(made)
+    assert hash(other) == h and made != different
+    # a pickled object carries no hash: one unpickled in a process of another hash seed
+    # computes its own (attrs' state leaves the slot out)
+    copy = pickle.loads(pickle.dumps(made))
+    assert copy == made and copy._attrs_cached_hash is None and hash(copy) == h
+    assert {made: 1}[other] == 1 and len({made, other, different}) == 2

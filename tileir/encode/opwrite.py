@@ -129,6 +129,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                         i = type_ids.get(id(t))
                         if i is None:
                             i = type_index(t)
+                            type_ids = types.by_id  # (a replay hands the table another map)
                         if i < 0x80:
                             buf.append(i)
                         else:
@@ -203,6 +204,7 @@ def write_ops(s: Sink, ops: Iterable[Op], scope: WriteScope) -> None:
                 i = type_ids.get(id(t))
                 if i is None:
                     i = type_index(t)
+                    type_ids = types.by_id  # (as above)
                 if i < 0x80:
                     buf.append(i)
                 else:

@@ -112,59 +112,60 @@ class _Trails:
     a pure function of the type objects it is asked for, in order (a type object asked
     for again finds its index at once), and a kernel recorded again asks for the same
     shared objects in the same order.  So each first use is kept as a step from the node
-    the file stood at, keyed by the object's id: the index it got, the entries and the
-    ``by_id`` entries it added (its parts' among them), and the next node.  A later file
-    on the same trail replays the steps (one dict look and three C calls each) instead of
-    interning again; one that leaves it goes the usual way from there on.
+    the file stood at, keyed by the object's id: the index it got, the file's entries and
+    ``by_id`` as they stood after it (copies), the next node, the objects it added, and the
+    step before it.  A later file on the same trail replays a step by taking those two as
+    its own (four stores: nothing is copied or grown on the way, where adding each step's
+    entries made new memory to write after every collection), and copies them when it
+    leaves the trail, before it adds to them; from there it goes the usual way.
 
-    A memo of a pure function of immutable values: each step holds the objects whose ids
-    key it and its entries, so an id on a trail names no other object meanwhile.  Bounded:
-    at ``_MAX_STEPS`` steps every trail starts afresh."""
+    A memo of a pure function of immutable values: each step holds the objects it added and
+    the step before it, so an id in its ``by_id`` names no other object meanwhile.  Bounded:
+    at ``_MAX_STEPS`` steps, or ``_MAX_HELD`` ``by_id`` entries over all the steps' copies,
+    every trail starts afresh."""
 
-    __slots__ = ("roots", "steps")
+    __slots__ = ("roots", "steps", "held")
 
     def __init__(self) -> None:
         self.roots: dict[tuple[int, int], dict] = {v: {} for v in VERSIONS}
         self.steps = 0
+        self.held = 0  # the by_id entries of every step's copy
 
     def clear(self) -> None:
         for root in self.roots.values():
             root.clear()
         self.steps = 0
+        self.held = 0
 
     def __len__(self) -> int:
         return self.steps
 
     def step(
-        self,
-        node: dict,
-        key: object,
-        found: int,
-        table: "TypeTable",
-        n_entries: int,
-        n_kept: int,
-        held: tuple,
+        self, node: dict, key: object, found: int, table: "TypeTable", n_kept: int, held: tuple
     ) -> dict:
-        """Keep at ``node`` what ``table`` did under ``key`` since it had ``n_entries``
-        entries and ``n_kept`` kept objects (``found``: the index it answered; ``held``:
-        objects the key names besides those); the next node."""
-        if self.steps >= _MAX_STEPS:
+        """Keep at ``node`` where ``table`` stands after answering ``found`` under ``key``
+        (the objects it kept from ``n_kept`` on are this step's; ``held``: objects the key
+        names besides those); the next node."""
+        if self.steps >= _MAX_STEPS or self.held >= _MAX_HELD:
             self.clear()
-        objects = table._kept[n_kept:]
-        by_id = table.by_id
         child: dict = {}
-        node[key] = (
+        step = (
             found,
-            tuple(table.entries[n_entries:]),
-            tuple([(id(o), by_id[id(o)]) for o in objects]),  # (set pair by pair: a few)
+            list(table.entries),
+            dict(table.by_id),
             child,
-            (*objects, *held),
+            (*table._kept[n_kept:], *held),
+            table._at,
         )
+        node[key] = step
+        table._at = step
         self.steps += 1
+        self.held += len(step[2])
         return child
 
 
 _MAX_STEPS = 1 << 14
+_MAX_HELD = 1 << 17
 _TRAILS = register_memo("encode.typecodec: first-use trails", _Trails())
 
 
@@ -173,6 +174,7 @@ class TypeTable:
 
     __slots__ = (
         "version", "entries", "_ids", "_values", "by_id", "_kept", "_memo", "_objects", "_trail",
+        "_at",
     )  # fmt: skip
 
     def __init__(self, version: tuple[int, int]) -> None:
@@ -182,8 +184,9 @@ class TypeTable:
         #: a type's value (see ``index``) -> its index
         self._values: dict[object, int] = {}
         #: id(type object) -> its index, for every type object asked for so far (most
-        #: values come as many equal objects); ``_kept`` holds each of those objects for the
-        #: file's lifetime, so no id here can name another object
+        #: values come as many equal objects); ``_kept`` holds each of those this file
+        #: interned itself for its lifetime (``_at`` the ones it replayed), so no id here can
+        #: name another object
         self.by_id: dict[int, int] = {}
         self._kept: list[object] = []
         memo = _ENTRIES.get(version)
@@ -193,6 +196,10 @@ class TypeTable:
         #: where this file stands on the trails of earlier files (see _Trails): the node of
         #: the first uses so far, or None once it has left them
         self._trail: Optional[dict] = _TRAILS.roots.get(version)
+        #: the last step this file replayed or kept (it holds the steps before it, and so
+        #: the objects whose ids their ``by_id`` copies hold); a replay's ``entries`` and
+        #: ``by_id`` are that step's own, read only until ``_own`` copies them
+        self._at: Optional[tuple] = None
 
     def index(self, type_: Type) -> int:
         by_id = self.by_id
@@ -210,23 +217,28 @@ class TypeTable:
         return self._first_use(type_)
 
     def _replay(self, step: tuple) -> int:
-        """Do what an earlier file's ``step`` did; the index it answered."""
-        self.entries += step[1]
-        by_id = self.by_id
-        for key, i in step[2]:
-            by_id[key] = i
-        self._kept.append(step)  # (its objects outlive the file, whatever the memo does)
-        self._trail = step[3]
+        """Stand where an earlier file stood after ``step``: its entries and ``by_id`` (read
+        only, until ``_own``); the index it answered."""
+        self.entries, self.by_id, self._trail = step[1], step[2], step[3]
+        self._at = step
         return step[0]
+
+    def _own(self) -> None:
+        """Copy the entries and ``by_id`` a replay shared, before this file adds to them."""
+        at = self._at
+        if at is not None and self.by_id is at[2]:
+            self.entries = list(self.entries)
+            self.by_id = dict(self.by_id)
 
     def _record(self, type_: Type, node: dict, key: object) -> int:
         """``index`` of a type this file asks for first at a trail's ``node`` that no earlier
         file asked for there: found the usual way, and what that did kept as a new step."""
         self._trail = None  # (the parts it interns on the way take the usual way too)
+        self._own()
         self._sync()
-        n_entries, n_kept = len(self.entries), len(self._kept)
+        n_kept = len(self._kept)
         found = self._first_use(type_)
-        self._trail = _TRAILS.step(node, key, found, self, n_entries, n_kept, ())
+        self._trail = _TRAILS.step(node, key, found, self, n_kept, ())
         return found
 
     def _sync(self) -> None:
@@ -338,8 +350,9 @@ class TypeTable:
             if step is not None:
                 return self._replay(step)
             self._trail = None
+        self._own()
         self._sync()
-        n_entries, n_kept = len(self.entries), len(self._kept)
+        n_kept = len(self._kept)
         fields = [_FUNC, len(inputs)]
         for x in inputs:
             fields.append(self.index(x))
@@ -353,7 +366,7 @@ class TypeTable:
             self.entries.append(entry)
         if node is not None:
             held = (*inputs, *results)
-            self._trail = _TRAILS.step(node, key, found, self, n_entries, n_kept, held)
+            self._trail = _TRAILS.step(node, key, found, self, n_kept, held)
         return found
 
     def _payload(self, t, s: Sink) -> None:

@@ -397,6 +397,25 @@ class Tile(Referable):
 # a Tile while make_tile fills it (see tileir.ir.drafts)
 _TileDraft = draft_of(Tile)
 
+_set_tile_hash = Tile._attrs_cached_hash.__set__  # type: ignore[attr-defined]
+
+
+def _tile_hash(self: Tile) -> int:
+    """A tile's hash: that of the fields equality compares, computed on first use and kept
+    in its slot.  (Written here in place of attrs' cached hash, which stores the value through
+    ``object.__setattr__`` wrapped in an int subclass made per tile: the lowering hashes every
+    tile it emits once, and that was a C path and an object per tile.  attrs' pickled state
+    leaves the slot out, so a tile unpickled in a process of another hash seed hashes
+    afresh.)"""
+    h = self._attrs_cached_hash  # type: ignore[attr-defined]
+    if h is None:
+        h = hash((self.op, self.args, self.attrs, self.type))
+        _set_tile_hash(self, h)
+    return h
+
+
+Tile.__hash__ = _tile_hash  # type: ignore[method-assign,assignment]
+
 
 def make_tile(
     op: str,
