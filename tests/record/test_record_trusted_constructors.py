@@ -193,20 +193,29 @@ def test_in_and_out_constructors_take_what_attrs_would():
             bad()
 
 
-@pytest.mark.parametrize("kind", ["tile", "tile type"])
+def _equal_pairs() -> dict:
+    """Per class whose hash is kept as a plain int (Tile's and TileType's, written in their
+    modules): two equal objects (the public constructor's and the trusted path's) and an
+    unequal one."""
+    ttype = TileType((4,), F32)
+    return {
+        # (loc and lanes are outside equality, so outside the hash too)
+        "Tile": (
+            Tile("constant", (), {"value": 1.0}, ttype, Loc("k.py", 3, 1)),
+            make_tile(
+                "constant", (), freeze_attrs({"value": 1.0}), canonical_tile_type((4,), F32)
+            ),
+            Tile("constant", (), {"value": 2.0}, ttype),
+        ),
+        "TileType": (ttype, canonical_tile_type((4,), F32), TileType((4,), I32)),
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_equal_pairs()))
 def test_a_kept_hash_is_a_plain_int_that_equal_objects_share_and_pickling_drops(kind):
     import pickle
 
-    ttype = TileType((4,), F32)
-    if kind == "tile":
-        made = Tile("constant", (), {"value": 1.0}, ttype, Loc("k.py", 3, 1))
-        # (loc and lanes are outside equality, so outside the hash too)
-        other = make_tile(
-            "constant", (), freeze_attrs({"value": 1.0}), canonical_tile_type((4,), F32)
-        )
-        different = Tile("constant", (), {"value": 2.0}, ttype)
-    else:
-        made, other, different = ttype, canonical_tile_type((4,), F32), TileType((4,), I32)
+    made, other, different = _equal_pairs()[kind]
     assert made == other and made is not other
     assert made._attrs_cached_hash is None  # (computed on first use)
     h = hash(made)

@@ -68,6 +68,7 @@ __all__ = [
     "atomic_add",
     "atomic_cas",
     "access",
+    "WEAK_ACCESS",
     "pointer_base",
     "cell_index",
     "needs_cells",
@@ -151,11 +152,14 @@ def access(
         and not flags
         and type(ordering) is str
     ):
-        return _WEAK  # the plain access, one shared value
+        return WEAK_ACCESS  # the plain access, one shared value
     return Access(ordering, scope, latency, allow_tma, flags)
 
 
-_WEAK = Access()
+#: the plain access (weak, no scope, latency, TMA or inbounds promise): what ``access`` of no
+#: options answers, so a load or store given none takes it without the call (whose keyword
+#: unpacking is C code no other step of a recording runs)
+WEAK_ACCESS = Access()
 
 
 # ----------------------------------------------------------------------------- cells
@@ -235,7 +239,7 @@ def _load_cells(p: Param, index: Sequence[Index], op: str, options: dict[str, An
     # it; looked for from load_cell's or load_at's caller (both of them tileir's own)
     loc = user_loc(3)
     idx = _cell_index(p, c, index, op, loc)
-    acc = access("load", op, n_index=len(idx), **options) if options else _WEAK
+    acc = access("load", op, n_index=len(idx), **options) if options else WEAK_ACCESS
     tile = c.tile
     ttype = canonical_tile_type(tile, p.format) if _all_ints(tile) else TileType(tile, p.format)
     lanes = cell_lanes(p, c, idx, loc) if c.ragged else ()
@@ -310,7 +314,7 @@ def store_cell(p: Param, value: TileLike, **options: Any) -> Effect:
     c = needs_cells(p, "store_cell")
     value = _check_store_value(p, value, c.tile, "store_cell")
     idx = _cell_index(p, c, (), "store_cell")
-    acc = access("store", "store_cell", n_index=len(idx), **options) if options else _WEAK
+    acc = access("store", "store_cell", n_index=len(idx), **options) if options else WEAK_ACCESS
     loc = user_loc(2)  # the same frame (and so location) for the instruction and its effect
     store = make_store(p.index, c, idx, value, loc, acc)
     return make_emit("store_view_tko", store, None, loc, ())
@@ -341,7 +345,7 @@ def store_sub(p: Param, value: Tile, at: Sequence[Index], **options: Any) -> Eff
         base = Tile("block_id", (), {"axis": axis}, canonical_tile_type((), I32))
         index.append(base * per_cell + index_tile(at[d], "store_sub") if per_cell > 1 else base)
     view = Cells(c.extent, value.shape, c.along, c.pad)
-    acc = access("store", "store_sub", n_index=len(index), **options)
+    acc = access("store", "store_sub", n_index=len(index), **options) if options else WEAK_ACCESS
     loc = user_loc(CALLER)
     return Emit("store_view_tko", Store(p.index, view, tuple(index), value, loc, acc), None, loc)
 
@@ -506,7 +510,7 @@ def load(
     lanes = _lanes(base, offs)
     m = _mask_tile(mask, lanes, "load")
     pad = constant(padding, fmt, lanes) if m is not None else None
-    acc = access("load", "load_ptr_tko", pointer=True, **options)
+    acc = access("load", "load_ptr_tko", pointer=True, **options) if options else WEAK_ACCESS
     ttype = TileType(lanes, fmt)
     loc = user_loc(CALLER)
     return Emit("load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, loc, acc), ttype, loc)
@@ -542,7 +546,7 @@ def store(
     lanes = _lanes(base, offs)
     if value.shape != lanes:
         value = broadcast(value, lanes)
-    acc = access("store", "store_ptr_tko", pointer=True, **options)
+    acc = access("store", "store_ptr_tko", pointer=True, **options) if options else WEAK_ACCESS
     m = _mask_tile(mask, lanes, "store")
     loc = user_loc()
     return Emit("store_ptr_tko", StorePtr(base, offs, value, m, loc, acc), None, loc)

@@ -20,7 +20,14 @@ from tileir.ir.attr_rules import check_atomic
 from tileir.ir.module import Global
 from tileir.ir.numerics import dense_of
 from tileir.ops.conversions import ptr_attr_of
-from tileir.ops.memory import access, cell_index, global_pointer, needs_cells, param_of
+from tileir.ops.memory import (
+    WEAK_ACCESS,
+    access,
+    cell_index,
+    global_pointer,
+    needs_cells,
+    param_of,
+)
 from tileir.ops.multimem import inbounds_flags
 from tileir.ops.shape import broadcast, check_shape, index_tile
 from tileir.record.builder import Effect, Emit
@@ -83,7 +90,7 @@ def load_window(
             user_loc(),
         )
     idx = _indices(index, c.rank, "load_window")
-    acc = access("load", "load_window", n_index=len(idx), **options)
+    acc = access("load", "load_window", n_index=len(idx), **options) if options else WEAK_ACCESS
     ttype = TileType(shape, p.format)
     return Emit(
         "load_view_tko",
@@ -156,7 +163,7 @@ def gather(p: Param, index: Sequence[SparseEntry], **options: Any) -> Effect:
     read the cells' padding."""
     p = param_of(p, "gather")
     view, idx, tile = _sparse(p, index, "gather")
-    acc = access("load", "gather", n_index=len(idx), **options)
+    acc = access("load", "gather", n_index=len(idx), **options) if options else WEAK_ACCESS
     ttype = TileType(tile, p.format)
     return Emit(
         "load_view_tko", Load(-1, p.index, view, idx, ttype, user_loc(), acc), ttype, user_loc()
@@ -179,7 +186,7 @@ def scatter(p: Param, index: Sequence[SparseEntry], value: TileLike, **options: 
         )
     if value.shape != tile:
         value = broadcast(value, tile)
-    acc = access("store", "scatter", n_index=len(idx), **options)
+    acc = access("store", "scatter", n_index=len(idx), **options) if options else WEAK_ACCESS
     return Emit(
         "store_view_tko", Store(p.index, view, idx, value, user_loc(), acc), None, user_loc()
     )
