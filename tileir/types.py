@@ -181,8 +181,13 @@ FORMATS: tuple[Format, ...] = tuple(Format(n) for n in _FORMAT_FACTS)
 
 
 def format_named(name: str) -> Format:
-    """The format spelled ``name`` (``"f32"``, ``"bf16"`` ...); a clear error otherwise."""
-    return Format(name)
+    """The format spelled ``name`` (``"f32"``, ``"bf16"`` ...), the one shared object of
+    :data:`FORMATS` (no Format made per call); a clear error otherwise."""
+    found = _FORMATS_BY_NAME.get(name) if type(name) is str else None
+    return found if found is not None else Format(name)
+
+
+_FORMATS_BY_NAME = {f.name: f for f in FORMATS}
 
 
 def _check_ptr_attr(instance: object, attribute: object, value: Optional[str]) -> None:

@@ -270,3 +270,25 @@ def test_the_guarded_buffers_come_in_parameter_order_however_the_body_reaches_th
         yield store(shared[7], 0, t)
 
     assert trace("one_buffer", one, *markers).guarded == (8,)
+
+
+def test_a_parameter_guards_memoized_assert_names_its_own_kernel_and_line():
+    from tileir import trace
+
+    recipe = registry.get("transpose").build().recipe
+    assert recipe is not None
+
+    def messages(name):
+        kernel = trace(name, recipe.body, *recipe.markers, hints=recipe.hints, checked=True)
+        return [
+            op.attrs["message"]
+            for op in walk(kernel.module.functions[0].body)
+            if op.name == "assert"
+        ]
+
+    clear_memos()
+    first = messages("transpose")
+    assert first and all("kernel `transpose`: `store_ptr_tko`: " in m for m in first)
+    assert messages("transpose") == first  # (recorded again: from the memo)
+    assert messages("other") == [m.replace("`transpose`", "`other`") for m in first]
+    assert messages("transpose") == first

@@ -86,7 +86,7 @@ def test_derived_slots_follow_the_fields():
 
 
 def test_the_instruction_program_and_emit_makers_are_the_constructors_objects():
-    from tileir.record.builder import Emit, make_emit
+    from tileir.record.builder import NO_INSTRS, Builder, Emit, make_builder, make_emit
     from tileir.record.program import (
         Access,
         Load,
@@ -123,6 +123,13 @@ def test_the_instruction_program_and_emit_makers_are_the_constructors_objects():
     )
     pairs.append(
         (make_emit("load_view_tko", load, ttype, loc, ()), Emit("load_view_tko", load, ttype, loc))
+    )
+    loops = (("for", (ttype,)),)
+    pairs.append(
+        (
+            make_builder("k", params, NO_INSTRS.append(load), 3, loops),
+            Builder("k", params, NO_INSTRS.append(load), 3, loops),
+        )
     )
     for fast, made in pairs:
         assert type(fast) is type(made) and fast == made and _slots(fast) == _slots(made)
@@ -161,8 +168,8 @@ def test_trace_makes_the_constructors_kernel_and_recipe():
     assert hash(k) == hash(made)
 
 
-def test_in_and_out_constructors_take_what_attrs_would():
-    # In and Out write their own constructors (init=False, for speed): their parameters must
+def test_the_markers_constructors_take_what_attrs_would():
+    # The markers write their own constructors (init=False, for speed): their parameters must
     # be attrs' fields in order, with the same defaults and keyword-only ones, and the
     # objects what the fields say, checked as attrs' constructor would check them
     import inspect
@@ -170,9 +177,10 @@ def test_in_and_out_constructors_take_what_attrs_would():
     import pytest
 
     from tileir.errors import UsageError
-    from tileir.record.markers import Out
+    from tileir.record.markers import Out, Scalar, Shared
 
-    for cls in (In, Out):
+    for cls in (In, Out, Shared, Scalar):
+        assert "attrs generated" not in cls.__init__.__code__.co_filename  # (its own)
         params = list(inspect.signature(cls).parameters.values())
         fields = attrs.fields(cls)
         assert [p.name for p in params] == [f.name for f in fields if not f.kw_only] + [
@@ -188,7 +196,24 @@ def test_in_and_out_constructors_take_what_attrs_would():
     assert (out.format, out.cells, out.ptr_attr, out.unwritten_ok) == (F32, g, "none", True)
     assert attrs.evolve(out, unwritten_ok=False) == Out(F32, g, ptr_attr="none")
     assert In(F32, g) == attrs.evolve(In(F32, g, ptr_attr="none"), ptr_attr=None)
-    for bad in (lambda: In("f32", g), lambda: Out(F32), lambda: In(F32, g, ptr_attr="far")):
+    shared = Shared(F32, g, ptr_attr="none")
+    assert (shared.format, shared.cells, shared.ptr_attr) == (F32, g, "none")
+    assert (
+        Shared(F32) == attrs.evolve(shared, cells=None, ptr_attr=None)
+        and Shared(F32).cells is None
+    )
+    assert (Scalar(I32).format, Scalar(I32).ptr_attr) == (I32, None)
+    assert attrs.evolve(Scalar(I32), format=F32) == Scalar(F32)
+    for bad in (
+        lambda: In("f32", g),
+        lambda: Out(F32),
+        lambda: In(F32, g, ptr_attr="far"),
+        lambda: Shared("f32"),
+        lambda: Shared(F32, [4]),
+        lambda: Shared(F32, ptr_attr="far"),
+        lambda: Scalar(F32, ptr_attr="none"),
+        lambda: Scalar("i32"),
+    ):
         with pytest.raises(UsageError):
             bad()
 
@@ -226,3 +251,13 @@ def test_a_kept_hash_is_a_plain_int_that_equal_objects_share_and_pickling_drops(
     copy = pickle.loads(pickle.dumps(made))
     assert copy == made and copy._attrs_cached_hash is None and hash(copy) == h
     assert {made: 1}[other] == 1 and len({made, other, different}) == 2
+
+
+def test_format_named_is_the_shared_format_and_refuses_what_format_refuses():
+    from tileir.types import FORMATS, Format, format_named
+
+    for f in FORMATS:
+        assert format_named(f.name) is f and format_named(f.name) == Format(f.name)
+    for bad in ("f33", "F32", 32):
+        with pytest.raises(ValueError, match="unknown element format"):
+            format_named(bad)  # type: ignore[arg-type]

@@ -43,7 +43,7 @@ import numpy as np
 from tileir.errors import LoweringError
 from tileir.ir.attrmap import AttrMap
 from tileir.ir.memo import memo_table, remember
-from tileir.ir.module import EMPTY_ATTRS, clean_attrs, freeze_attrs
+from tileir.ir.module import EMPTY_ATTRS, Loc, clean_attrs, freeze_attrs
 from tileir.ir.numerics import dense_array, dense_of
 from tileir.record.program import (
     Atomic,
@@ -303,7 +303,7 @@ class GuardedAccess(Walk):
     def _count(self, index: int) -> Tile:
         return _count_param(self.count_index[index])
 
-    def _region(self, leaf: Tile, where: str, op: str) -> tuple[Tile, Tile]:
+    def _region(self, leaf: Tile, loc: Optional[Loc], op: str) -> tuple[Tile, Tile]:
         """A pointer leaf's buffer: its start (a rank-0 pointer tile) and size in bytes, in the
         leaf's own element format (an access may read it through ``ptr_to_ptr`` as another)."""
         own = leaf.format
@@ -314,7 +314,7 @@ class GuardedAccess(Walk):
                 f"a buffer of {own.pointee}; trace the kernel with checked=False if its bounds "
                 f"are proven otherwise",
                 op=op,
-                where=where or None,
+                where=str(loc) if loc else None,
             )
         size = own.pointee.bits // 8
         if leaf.op == "ptr_param":
@@ -331,7 +331,7 @@ class GuardedAccess(Walk):
             f"`{leaf.op}` ({leaf.type}), not at a parameter, a global or a scratch buffer; "
             f"trace the kernel with checked=False if its bounds are proven otherwise",
             op=op,
-            where=where or None,
+            where=str(loc) if loc else None,
         )
 
     def guard(self, ins: PointerInstr) -> None:
@@ -351,7 +351,6 @@ class GuardedAccess(Walk):
         them to the access's own (None for a parameter's offsets)."""
         op = OP_NAMES[type(ins)]
         loc = ins.loc
-        where = str(loc) if loc else ""
         base = ins.param
         offsets: Optional[Tile] = ins.offsets
         mask: Optional[Tile] = ins.mask
@@ -365,41 +364,59 @@ class GuardedAccess(Walk):
                     f"offset {int(min(values))} of argument {base} ({params[base].role}) is "
                     f"before the buffer's start",
                     op=op,
-                    where=where or None,
+                    where=str(loc) if loc else None,
                 )
             off = _to_i64(offsets)
             ok = _and(
                 _cmp("greater_than_or_equal", off, _i64(0)),
                 _cmp("less_than", off, self._count(base)),
             )
-            what = f"argument {base} ({params[base].role})"
-        else:
-            ptrs = base
-            if offsets is not None:
-                p, o = _pair("offset", base, offsets)
-                ptrs = bound = make_tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
-            pointer = ptrs.format
-            assert isinstance(pointer, PointerType)  # the recorder's pointer path
-            pointee = pointer.pointee
-            addr = _address(ptrs)
-            found: Optional[Tile] = None
-            names = []
-            for leaf in sorted(_leaves(base), key=_leaf_order):
-                start, nbytes = self._region(leaf, where, op)
-                inside = _within(addr, start, nbytes, max(1, pointee.bits // 8))
-                found = inside if found is None else _or(found, inside)
-                names.append(_leaf_name(leaf, params))
-            assert found is not None  # a pointer tile has at least one pointer leaf
-            ok = found
-            what = " or ".join(names)
-        if mask is not None:
-            ok = _or(ok, _not(mask))
-        message = f"kernel `{self.program.name}`: `{op}`: a lane addresses memory outside {what}"
-        if loc is not None:
-            # the file's name, not its path: the module (and its pinned bytes) must not
-            # depend on where the checkout lives; the op's own loc keeps the full path
-            message += f" (at {_file_name(loc.file)}:{loc.line})"
-        return ok, _assert_attrs(message), bound
+            if mask is not None:
+                ok = _or(ok, _not(mask))
+            # the assert's attributes by what names them: a kernel recorded again has the
+            # same shared Loc, so its message is not made again
+            key = (self.program.name, op, base, params[base].role, id(loc))
+            known = _PARAM_GUARD_ATTRS.get(key)
+            if known is None or known[0] is not loc:
+                what = f"argument {base} ({params[base].role})"
+                attrs = _guard_attrs(self.program.name, op, what, loc)
+                known = remember(_PARAM_GUARD_ATTRS, key, (loc, attrs), 1024)
+            return ok, known[1], bound
+        ptrs = base
+        if offsets is not None:
+            p, o = _pair("offset", base, offsets)
+            ptrs = bound = make_tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
+        pointer = ptrs.format
+        assert isinstance(pointer, PointerType)  # the recorder's pointer path
+        pointee = pointer.pointee
+        addr = _address(ptrs)
+        found: Optional[Tile] = None
+        names = []
+        for leaf in sorted(_leaves(base), key=_leaf_order):
+            start, nbytes = self._region(leaf, loc, op)
+            inside = _within(addr, start, nbytes, max(1, pointee.bits // 8))
+            found = inside if found is None else _or(found, inside)
+            names.append(_leaf_name(leaf, params))
+        assert found is not None  # a pointer tile has at least one pointer leaf
+        ok = found if mask is None else _or(found, _not(mask))
+        return ok, _guard_attrs(self.program.name, op, " or ".join(names), loc), bound
+
+
+def _guard_attrs(kernel: str, op: str, what: str, loc: Optional[Loc]) -> AttrMap:
+    """The attributes of the ``assert`` of a guard of ``op`` in ``kernel`` at ``loc``, whose
+    lanes address ``what``."""
+    message = f"kernel `{kernel}`: `{op}`: a lane addresses memory outside {what}"
+    if loc is not None:
+        # the file's name, not its path: the module (and its pinned bytes) must not depend
+        # on where the checkout lives; the op's own loc keeps the full path
+        message += f" (at {_file_name(loc.file)}:{loc.line})"
+    return _assert_attrs(message)
+
+
+# (kernel, op, parameter, its role, id(loc)) -> (the loc, the assert attributes of the guard
+# of that parameter's access): a memo of a pure function of those values (the entry keeps
+# the Loc, so its id names no other meanwhile)
+_PARAM_GUARD_ATTRS: dict[tuple, tuple] = memo_table("lower.guards: parameter guards' asserts")
 
 
 def _assert_attrs(message: str) -> AttrMap:

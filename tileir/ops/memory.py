@@ -513,7 +513,9 @@ def load(
     acc = access("load", "load_ptr_tko", pointer=True, **options) if options else WEAK_ACCESS
     ttype = TileType(lanes, fmt)
     loc = user_loc(CALLER)
-    return Emit("load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, loc, acc), ttype, loc)
+    return make_emit(
+        "load_ptr_tko", LoadPtr(-1, base, offs, m, pad, ttype, loc, acc), ttype, loc, ()
+    )
 
 
 def store(
@@ -549,7 +551,7 @@ def store(
     acc = access("store", "store_ptr_tko", pointer=True, **options) if options else WEAK_ACCESS
     m = _mask_tile(mask, lanes, "store")
     loc = user_loc()
-    return Emit("store_ptr_tko", StorePtr(base, offs, value, m, loc, acc), None, loc)
+    return make_emit("store_ptr_tko", StorePtr(base, offs, value, m, loc, acc), None, loc, ())
 
 
 def _atomic_operands(
@@ -602,7 +604,8 @@ def atomic(
     ttype = shared_tile_type(shape, fmt)
     m = _mask_tile(mask, shape, op)
     loc = user_loc()
-    return Emit(op, Atomic(-1, base, mode, offs, val, m, ttype, loc, ordering, scope), ttype, loc)
+    atomic_ = Atomic(-1, base, mode, offs, val, m, ttype, loc, ordering, scope)
+    return make_emit(op, atomic_, ttype, loc, ())
 
 
 def atomic_add(

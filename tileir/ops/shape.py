@@ -51,6 +51,7 @@ from tileir.types import (
     PointerType,
     TileType,
     canonical_tile_type,
+    format_named,
     shared_tile_type,
 )
 
@@ -151,9 +152,8 @@ def scalar(p: Param) -> Tile:
         raise refuse("scalar", f"{p.describe()} is a buffer; scalar() reads a Scalar parameter")
     if p.value is not None:  # fixed when recorded (tileir.compose.specialize): a constant
         return constant(p.value, p.format, ())
-    return Tile(
-        "param", (), {"index": p.index}, canonical_tile_type((), p.format), user_loc(CALLER)
-    )
+    ttype = canonical_tile_type((), p.format)
+    return make_tile("param", (), freeze_attrs({"index": p.index}), ttype, user_loc(CALLER))
 
 
 # ----------------------------------------------------------------------------- construction
@@ -380,7 +380,7 @@ def mma(
         )
     if not isinstance(acc, Tile):
         allowed = mma_accumulators(a.format) or ("f32",)
-        acc = constant(acc, Format(allowed[-1]), a.shape[:-2] + (a.shape[-2], b.shape[-1]))
+        acc = constant(acc, format_named(allowed[-1]), a.shape[:-2] + (a.shape[-2], b.shape[-1]))
     if isinstance(acc.format, PointerType):
         raise refuse(op, f"mma accumulates numbers; acc {acc.type}", user_loc())
     try:
@@ -398,7 +398,9 @@ def mma(
         if signed is not True:
             raise refuse(op, "signed is for i8 products (mmai)", user_loc())
         attrs_ = {"fast_acc": bool(fast_acc)}
-    return Tile(op, (a, b, acc), drop_defaults(op, attrs_), acc.type, user_loc(CALLER))
+    return make_tile(
+        op, (a, b, acc), freeze_attrs(drop_defaults(op, attrs_)), acc.type, user_loc(CALLER)
+    )
 
 
 def matmul(a: Tile, b: Tile) -> Tile:

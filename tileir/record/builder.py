@@ -33,7 +33,7 @@ from pyrsistent import PVector, pvector
 
 from tileir.errors import RecordingError
 from tileir.ir.attrmap import AttrMap
-from tileir.ir.drafts import draft_of
+from tileir.ir.drafts import Referable, draft_of
 from tileir.ir.memo import memo_table, remember
 from tileir.ir.module import Loc, freeze_attrs
 from tileir.record.dropped import check_generator
@@ -66,7 +66,7 @@ LoopScope = tuple[str, tuple[TileType, ...]]
 
 
 @frozen
-class Builder:
+class Builder(Referable):
     """The recording state: instructions so far and the next free value id.  Immutable:
     every step returns a new Builder."""
 
@@ -82,12 +82,12 @@ class Builder:
         # the constructor directly, not attrs.evolve (which looks the fields up every call)
         n = self.next_id
         return (
-            Builder(self.kernel, self.params, self.instrs, n + count, self.loops),
+            make_builder(self.kernel, self.params, self.instrs, n + count, self.loops),
             tuple(range(n, n + count)),
         )
 
     def emit(self, instr: Instr) -> "Builder":
-        return Builder(
+        return make_builder(
             self.kernel, self.params, self.instrs.append(instr), self.next_id, self.loops
         )
 
@@ -95,31 +95,51 @@ class Builder:
         """A builder for a nested body: no instructions yet, ids continuing from here.
         ``loop`` (``(kind, carried types)``) when the body is a loop's."""
         loops = self.loops + (loop,) if loop is not None else self.loops
-        return Builder(self.kernel, self.params, NO_INSTRS, self.next_id, loops)
+        return make_builder(self.kernel, self.params, NO_INSTRS, self.next_id, loops)
 
     def adopt(self, child: "Builder") -> "Builder":
         """This builder after a nested body recorded with ``child``: its ids are used up."""
-        return Builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
+        return make_builder(self.kernel, self.params, self.instrs, child.next_id, self.loops)
 
     # a loop's recording makes a child, takes ids, adopts it and takes ids again: the two
     # pairs of steps in one Builder each
     def nested(self, loop: LoopScope, count: int) -> tuple["Builder", tuple[int, ...]]:
         """``child(loop).fresh(count)``: a loop body's builder and its ``count`` first ids."""
         n = self.next_id
-        child = Builder(self.kernel, self.params, NO_INSTRS, n + count, self.loops + (loop,))
+        child = make_builder(self.kernel, self.params, NO_INSTRS, n + count, self.loops + (loop,))
         return child, tuple(range(n, n + count))
 
     def adopt_fresh(self, child: "Builder", count: int) -> tuple["Builder", tuple[int, ...]]:
         """``adopt(child).fresh(count)``: this builder after ``child``'s body, and ``count``
         new ids (a nested construct's results)."""
         n = child.next_id
-        adopted = Builder(self.kernel, self.params, self.instrs, n + count, self.loops)
+        adopted = make_builder(self.kernel, self.params, self.instrs, n + count, self.loops)
         return adopted, tuple(range(n, n + count))
 
     def var(
         self, ident: int, ttype: TileType, loc: Optional[Loc] = None, lanes: tuple = ()
     ) -> Tile:
         return make_tile("var", (), var_attrs(ident), ttype, loc, lanes)
+
+
+# a Builder while make_builder fills it (see tileir.ir.drafts): a loop's recording makes a
+# few per loop, a body's effects other than Emit one each
+_BuilderDraft = draft_of(Builder)
+
+
+def make_builder(
+    kernel: str, params: tuple[Param, ...], instrs: PVector[Instr], next_id: int, loops: tuple
+) -> Builder:
+    """``Builder(kernel, params, instrs, next_id, loops)``, field for field the constructor's
+    object."""
+    builder: Any = _BuilderDraft()
+    builder.kernel = kernel
+    builder.params = params
+    builder.instrs = instrs
+    builder.next_id = next_id
+    builder.loops = loops
+    builder.__class__ = Builder
+    return builder
 
 
 def var_attrs(ident: int) -> AttrMap:
@@ -154,7 +174,7 @@ class Emit(Effect):
             return builder.emit(self.template), None
         # fresh() then emit(), in one new Builder
         rid = builder.next_id
-        builder = Builder(
+        builder = make_builder(
             builder.kernel,
             builder.params,
             builder.instrs.append(_with_result(self.template, rid)),
@@ -231,7 +251,7 @@ def drive(builder: Builder, produced: Any) -> tuple[Builder, Any]:
     # (a Builder holds a persistent vector: see DrivenState)
     # (a test by the exact class: isinstance of PVector, an ABC, runs the ABC machinery)
     instrs = NO_INSTRS.extend(done) if type(done) is list else done
-    return Builder(kernel, params, instrs, next_id, loops), value  # type: ignore[arg-type]
+    return make_builder(kernel, params, instrs, next_id, loops), value  # type: ignore[arg-type]
 
 
 #: the effect class drive_state applies itself (a test swaps it out to check the fast path
@@ -283,7 +303,7 @@ def drive_state(state: BuilderState, produced: GeneratorType) -> tuple[DrivenSta
         if pending:
             instrs = instrs.extend(pending)
             pending = []
-        builder, value = effect.apply(Builder(kernel, params, instrs, next_id, loops))
+        builder, value = effect.apply(make_builder(kernel, params, instrs, next_id, loops))
         kernel, params, instrs, next_id, loops = (
             builder.kernel,
             builder.params,

@@ -279,7 +279,7 @@ class Marker:
         )
 
 
-# In and Out write their own constructors (init=False): every recording makes its markers
+# The markers write their own constructors (init=False): every recording makes its markers
 # again, and attrs' constructor of a frozen class sets each field through a bound
 # object.__setattr__ that looks the field up in the class; these set the slots through their
 # descriptors (the same fields, defaults and checks: tests/record check them against attrs')
@@ -333,15 +333,7 @@ class Out(Marker):
         return text[:-1] + ", unwritten_ok=True)" if self.unwritten_ok else text
 
 
-# (the slots' descriptors In's and Out's constructors set)
-_SET_FORMAT = Marker.__dict__["format"].__set__
-_SET_PTR_ATTR = Marker.__dict__["ptr_attr"].__set__
-_SET_IN_CELLS = In.__dict__["cells"].__set__
-_SET_OUT_CELLS = Out.__dict__["cells"].__set__
-_SET_UNWRITTEN_OK = Out.__dict__["unwritten_ok"].__set__
-
-
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, init=False)
 class Shared(Marker):
     """A buffer the kernel addresses itself, through the pointer path (``store``, ``load``,
     atomics).  Also an escape hatch: a kernel writing anywhere else declares it Shared.
@@ -353,12 +345,34 @@ class Shared(Marker):
     cells: Optional[Cells] = attrs.field(default=None)
     role = "Shared"
 
+    def __init__(
+        self, format: Format, cells: Optional[Cells] = None, *, ptr_attr: Optional[str] = None
+    ) -> None:
+        _SET_FORMAT(self, format)
+        _SET_PTR_ATTR(self, ptr_attr)
+        _SET_SHARED_CELLS(self, cells)
+        _validate_marker(self)
 
-@attrs.frozen(repr=False)
+
+@attrs.frozen(repr=False, init=False)
 class Scalar(Marker):
     """One value of ``format`` (a rank-0 ``tile<T>`` entry parameter), read with ``scalar(p)``."""
 
     role = "Scalar"
+
+    def __init__(self, format: Format, *, ptr_attr: Optional[str] = None) -> None:
+        _SET_FORMAT(self, format)
+        _SET_PTR_ATTR(self, ptr_attr)
+        _validate_marker(self)
+
+
+# (the slots' descriptors the markers' constructors set)
+_SET_FORMAT = Marker.__dict__["format"].__set__
+_SET_PTR_ATTR = Marker.__dict__["ptr_attr"].__set__
+_SET_IN_CELLS = In.__dict__["cells"].__set__
+_SET_OUT_CELLS = Out.__dict__["cells"].__set__
+_SET_UNWRITTEN_OK = Out.__dict__["unwritten_ok"].__set__
+_SET_SHARED_CELLS = Shared.__dict__["cells"].__set__
 
 
 def _validate_marker(marker: Marker) -> None:

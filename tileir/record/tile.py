@@ -373,13 +373,8 @@ class Tile(Referable):
             raise refuse(
                 "permute", f"transpose swaps the two dimensions of a matrix; this is a {self.type}"
             )
-        return Tile(
-            "permute",
-            (self,),
-            {"permutation": (1, 0)},
-            self.type.with_shape(self.shape[::-1]),
-            user_loc(CALLER),
-        )
+        ttype = self.type.with_shape(self.shape[::-1])
+        return make_tile("permute", (self,), _SWAP_ATTRS, ttype, user_loc(CALLER))
 
     def reshape(self, shape: Sequence[int]) -> "Tile":
         return _method("reshape")(self, shape)
@@ -396,6 +391,8 @@ class Tile(Referable):
 
 # a Tile while make_tile fills it (see tileir.ir.drafts)
 _TileDraft = draft_of(Tile)
+#: the attributes of a matrix's transpose (made once)
+_SWAP_ATTRS = freeze_attrs({"permutation": (1, 0)})
 
 _set_tile_hash = Tile._attrs_cached_hash.__set__  # type: ignore[attr-defined]
 
@@ -657,7 +654,9 @@ def _is_splat(t: Tile) -> bool:
 def _splat_like(t: Tile, shape: tuple[int, ...]) -> Tile:
     value: Dense = t.attrs["value"]
     ttype = t.type.with_shape(shape)
-    return Tile("constant", (), {"value": Dense(ttype, value.data)}, ttype, t.loc)
+    return make_tile(
+        "constant", (), freeze_attrs({"value": Dense(ttype, value.data)}), ttype, t.loc
+    )
 
 
 def widen_pair(op: str, lhs: Tile, rhs: Tile) -> tuple[Tile, Tile]:
@@ -744,7 +743,7 @@ def binary_at(
     lhs, rhs = widen_pair(op, lhs, rhs)
     if kind == "floordiv":
         attrs_ = {**attrs_, "rounding": "negative_inf"}
-    return Tile(op, (lhs, rhs), drop_defaults(op, dict(attrs_)), lhs.type, loc)
+    return make_tile(op, (lhs, rhs), freeze_attrs(drop_defaults(op, dict(attrs_))), lhs.type, loc)
 
 
 def _trusted_pair(
