@@ -261,3 +261,21 @@ def test_format_named_is_the_shared_format_and_refuses_what_format_refuses():
     for bad in ("f33", "F32", 32):
         with pytest.raises(ValueError, match="unknown element format"):
             format_named(bad)  # type: ignore[arg-type]
+
+
+def test_a_tiles_hash_is_the_same_whether_its_parts_were_hashed_first_or_not():
+    from tileir.ir.attrmap import AttrMap
+
+    def build(hash_parts_first: bool) -> Tile:
+        ttype = TileType((4,), F32)  # (a fresh type object, its hash not kept yet)
+        x = Tile("param", (), {"index": 0}, ttype)
+        y = Tile("param", (), {"index": 1}, TileType((4,), F32))
+        attrs = AttrMap({"rounding_mode": "nearest_even"})  # (a fresh map, not hashed)
+        if hash_parts_first:
+            hash(ttype), hash(x), hash(y), hash(attrs)
+        return Tile("addf", (x, y), attrs, ttype)
+
+    cold, warm = build(False), build(True)
+    assert cold == warm and hash(cold) == hash(warm)
+    # and a tile of other parts hashes otherwise (the parts are in the hash)
+    assert hash(Tile("addf", cold.args[::-1], cold.attrs, cold.type)) != hash(cold)
