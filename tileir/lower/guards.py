@@ -371,8 +371,6 @@ class GuardedAccess(Walk):
                 _cmp("greater_than_or_equal", off, _i64(0)),
                 _cmp("less_than", off, self._count(base)),
             )
-            if mask is not None:
-                ok = _or(ok, _not(mask))
             # the assert's attributes by what names them: a kernel recorded again has the
             # same shared Loc, so its message is not made again
             key = (self.program.name, op, base, params[base].role, id(loc))
@@ -381,25 +379,29 @@ class GuardedAccess(Walk):
                 what = f"argument {base} ({params[base].role})"
                 attrs = _guard_attrs(self.program.name, op, what, loc)
                 known = remember(_PARAM_GUARD_ATTRS, key, (loc, attrs), 1024)
-            return ok, known[1], bound
-        ptrs = base
-        if offsets is not None:
-            p, o = _pair("offset", base, offsets)
-            ptrs = bound = make_tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
-        pointer = ptrs.format
-        assert isinstance(pointer, PointerType)  # the recorder's pointer path
-        pointee = pointer.pointee
-        addr = _address(ptrs)
-        found: Optional[Tile] = None
-        names = []
-        for leaf in sorted(_leaves(base), key=_leaf_order):
-            start, nbytes = self._region(leaf, loc, op)
-            inside = _within(addr, start, nbytes, max(1, pointee.bits // 8))
-            found = inside if found is None else _or(found, inside)
-            names.append(_leaf_name(leaf, params))
-        assert found is not None  # a pointer tile has at least one pointer leaf
-        ok = found if mask is None else _or(found, _not(mask))
-        return ok, _guard_attrs(self.program.name, op, " or ".join(names), loc), bound
+            attrs = known[1]
+        else:
+            ptrs = base
+            if offsets is not None:
+                p, o = _pair("offset", base, offsets)
+                ptrs = bound = make_tile("offset", (p, o), EMPTY_ATTRS, p.type, loc)
+            pointer = ptrs.format
+            assert isinstance(pointer, PointerType)  # the recorder's pointer path
+            pointee = pointer.pointee
+            addr = _address(ptrs)
+            found: Optional[Tile] = None
+            names = []
+            for leaf in sorted(_leaves(base), key=_leaf_order):
+                start, nbytes = self._region(leaf, loc, op)
+                inside = _within(addr, start, nbytes, max(1, pointee.bits // 8))
+                found = inside if found is None else _or(found, inside)
+                names.append(_leaf_name(leaf, params))
+            assert found is not None  # a pointer tile has at least one pointer leaf
+            ok = found
+            attrs = _guard_attrs(self.program.name, op, " or ".join(names), loc)
+        if mask is not None:
+            ok = _or(ok, _not(mask))
+        return ok, attrs, bound
 
 
 def _guard_attrs(kernel: str, op: str, what: str, loc: Optional[Loc]) -> AttrMap:
